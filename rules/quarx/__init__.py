@@ -1,0 +1,1 @@
+"""Quarx / Dots: count the spheres, lay number cards, fastest correct players score."""

@@ -1,0 +1,223 @@
+"""The Quarx / Dots engine (../shared/rulebooks/quarx-dots.txt)."""
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass, field
+from itertools import combinations
+from typing import Any
+
+from rules.core.engine import Engine
+from rules.core.errors import IllegalMove
+from rules.quarx.components import MAX_SPHERES_PER_CARD, NUMBER_CARDS, QUARX_CARDS, SPHERES_ON_CARDS, cards_per_player
+from rules.quarx.moves import Answer, Move, Pass, Reveal, parse
+from rules.quarx.scoring import Verdict, award, judge
+
+REVEAL, ANSWER, OVER = "reveal", "answer", "over"
+_ALL_CARD_SETS = [tuple(c) for n in range(1, 6) for c in combinations(NUMBER_CARDS, n)]
+
+
+@dataclass
+class QuarxState:
+    """The whole table: piles, the cards face up, the answers laid so far, the points."""
+
+    players: list[str]
+    target: int | None
+    piles: dict[str, int]
+    deck: list[int]  # sphere counts still face down in the piles; only the random reveal reads it
+    out_of_play: int
+    round: int = 1
+    deal: int = 1
+    phase: str = REVEAL
+    revealed: list[int] = field(default_factory=list)
+    turned: int = 0  # cards face up this round (a reveal may give only the total)
+    total: int | None = None
+    answers: list[dict] = field(default_factory=list)  # {"player", "cards", "announced", "group"}
+    scores: dict[str, int] = field(default_factory=dict)
+    rounds: list[dict] = field(default_factory=list)
+
+
+def _deal(players: list[str]) -> tuple[dict[str, int], int]:
+    # "deal them equally to each player (place any extra cards out of play)"
+    each = QUARX_CARDS // len(players)
+    return {p: each for p in players}, QUARX_CARDS - each * len(players)
+
+
+class QuarxEngine(Engine[QuarxState]):
+    """Quarx for 2 to 6 players; option `target` (e.g. 30) plays the longer variant."""
+
+    name = "quarx"
+    title = "Quarx / Dots"
+    min_players = 2
+    max_players = 6
+    options_help = {"target": "play on (re-dealing the cards) until someone has this many points, e.g. 30"}
+
+    def initial_state(self, players: list[str], options: dict[str, Any]) -> QuarxState:
+        self.check_players(players)
+        unknown = set(options) - {"target"}
+        if unknown:
+            raise IllegalMove(f"unknown Quarx option(s): {', '.join(sorted(unknown))}; known: target", rule="options")
+        target = options.get("target")
+        if target is not None and (not isinstance(target, int) or isinstance(target, bool) or target < 1):
+            raise IllegalMove("target must be a whole number of points, e.g. 30", rule="options")
+        piles, out = _deal(players)
+        return QuarxState(list(players), target, piles, list(SPHERES_ON_CARDS), out, scores={p: 0 for p in players})
+
+    # -- moves ---------------------------------------------------------------------------
+    def parse_move(self, state: QuarxState, text: str) -> Move:
+        return parse(text, state.players)
+
+    def cards_to_turn(self, state: QuarxState) -> int:
+        """How many cards the next reveal shows (fewer when the piles run short)."""
+        per = cards_per_player(len(state.players))
+        return sum(min(per, n) for n in state.piles.values())
+
+    def legal_moves(self, state: QuarxState) -> list[Move]:
+        if state.phase != ANSWER:
+            return []
+        moves: list[Move] = []
+        tie_ok = bool(state.answers)
+        for p in self.to_move(state):
+            moves.append(Pass(p))
+            moves.extend(Answer(p, cards) for cards in _ALL_CARD_SETS)
+            if tie_ok:
+                moves.extend(Answer(p, cards, tie=True) for cards in _ALL_CARD_SETS)
+        return moves
+
+    def _apply(self, state: QuarxState, move: Move) -> None:
+        if isinstance(move, Reveal):
+            self._reveal(state, move)
+        else:
+            self._answer(state, move)
+
+    def _reveal(self, state: QuarxState, move: Reveal) -> None:
+        if state.phase != REVEAL:
+            raise IllegalMove("the cards of this round are already turned over; the players are answering", rule="reveal")
+        n = self.cards_to_turn(state)
+        if move.total_only is None and len(move.counts) != n:
+            raise IllegalMove(
+                f"this round turns over {n} cards ({cards_per_player(len(state.players))} per player), "
+                f"so a reveal lists {n} counts, not {len(move.counts)}",
+                rule="cards per round",
+            )
+        if any(c > MAX_SPHERES_PER_CARD for c in move.counts) or (move.total_only or 0) > MAX_SPHERES_PER_CARD * n:
+            raise IllegalMove(f"no card shows more than {MAX_SPHERES_PER_CARD} spheres", rule="reveal")
+        per = cards_per_player(len(state.players))
+        for p in state.players:
+            state.piles[p] -= min(per, state.piles[p])
+        for c in move.counts:
+            if c in state.deck:
+                state.deck.remove(c)
+        state.revealed = list(move.counts) if move.total_only is None else []
+        state.turned = n
+        state.total = move.total
+        state.phase = ANSWER
+
+    def _answer(self, state: QuarxState, move: Answer | Pass) -> None:
+        if state.phase != ANSWER:
+            raise IllegalMove("turn the cards over first: answers come after the reveal", rule="reveal first")
+        if move.player not in self.to_move(state):
+            raise IllegalMove(f"{move.player} has already laid cards this round and may not change them", rule="no changes")
+        tie = isinstance(move, Answer) and move.tie
+        if tie and not state.answers:
+            raise IllegalMove(f"{move.player} cannot tie: nobody has finished yet", rule="ties")
+        last_group = state.answers[-1]["group"] if state.answers else 0
+        state.answers.append({
+            "player": move.player,
+            "cards": list(move.cards) if isinstance(move, Answer) else None,
+            "announced": move.announced if isinstance(move, Answer) else None,
+            "group": last_group if tie else last_group + 1,
+        })
+        if not self.to_move(state):
+            self._score_round(state)
+
+    def _score_round(self, state: QuarxState) -> None:
+        assert state.total is not None
+        verdicts = [
+            judge(a["player"], a["group"], tuple(a["cards"]) if a["cards"] is not None else None, a["announced"], state.total)
+            for a in state.answers
+        ]
+        points = award(verdicts, len(state.players), state.turned)
+        for p, n in points.items():
+            state.scores[p] += n
+        state.rounds.append({
+            "round": state.round,
+            "deal": state.deal,
+            "revealed": list(state.revealed),
+            "total": state.total,
+            "turned": state.turned,
+            "verdicts": [asdict(v) for v in verdicts],
+            "points": points,
+        })
+        state.answers, state.revealed, state.total, state.turned = [], [], None, 0
+        state.round += 1
+        state.phase = REVEAL
+        leader = max(state.scores.values())
+        if state.target is not None and leader >= state.target:
+            state.phase = OVER
+        elif not any(state.piles.values()):
+            if state.target is None:
+                state.phase = OVER
+            else:
+                # "re-shuffle the Quarx cards and play until one player scores 30 points"
+                state.piles, state.out_of_play = _deal(state.players)
+                state.deck = list(SPHERES_ON_CARDS)
+                state.deal += 1
+
+    # -- chance --------------------------------------------------------------------------
+    def chance(self, state: QuarxState) -> str | None:
+        if state.phase != REVEAL:
+            return None
+        return f"reveal: the spheres on each of the {self.cards_to_turn(state)} cards turned over"
+
+    def sample_chance(self, state: QuarxState, rng: random.Random) -> Reveal:
+        n = self.cards_to_turn(state)
+        pool = state.deck if len(state.deck) >= n else list(SPHERES_ON_CARDS)
+        return Reveal(tuple(rng.sample(pool, n)))
+
+    # -- results -------------------------------------------------------------------------
+    def to_move(self, state: QuarxState) -> list[str]:
+        if state.phase != ANSWER:
+            return []
+        done = {a["player"] for a in state.answers}
+        return [p for p in state.players if p not in done]
+
+    def scores(self, state: QuarxState) -> dict[str, int]:
+        return dict(state.scores)
+
+    def is_over(self, state: QuarxState) -> bool:
+        return state.phase == OVER
+
+    def winners(self, state: QuarxState) -> list[str]:
+        # "Whoever has the most wins"; the book names no tie-breaker, so ties share the win.
+        if state.phase != OVER:
+            return []
+        best = max(state.scores.values())
+        return [p for p in state.players if state.scores[p] == best]
+
+    def to_json(self, state: QuarxState) -> dict:
+        return asdict(state)
+
+    def from_json(self, data: dict) -> QuarxState:
+        return QuarxState(**data)
+
+    def view(self, state: QuarxState, player: str | None = None) -> dict:
+        """Counts and laid cards stay hidden while players are still counting."""
+        data = self.to_json(state)
+        data["cards_to_turn"] = self.cards_to_turn(state) if state.phase == REVEAL else None
+        if state.phase == ANSWER:
+            data["total"] = None
+            data["revealed"] = ["?"] * len(state.revealed)
+            data["answers"] = [{"player": a["player"], "group": a["group"]} for a in state.answers]
+        data.pop("deck")
+        return data
+
+    def history_view(self, state: QuarxState, moves: list[str], player: str | None = None) -> list[str]:
+        """While the round is open, answers read only as "Ann laid her cards"."""
+        if state.phase != ANSWER:
+            return list(moves)
+        last_reveal = max(i for i, m in enumerate(moves) if m.startswith("reveal "))
+        shown = [m if i <= last_reveal else None for i, m in enumerate(moves)]
+        shown[last_reveal] = "reveal (counts hidden until everyone has laid)"
+        for i, a in zip(range(last_reveal + 1, len(moves)), state.answers):
+            shown[i] = f"{a['player']} laid cards (place {a['group']})"
+        return shown  # type: ignore[return-value]

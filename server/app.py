@@ -1,0 +1,93 @@
+"""The FastAPI application: routes, error shapes, the camera, the event store."""
+from __future__ import annotations
+
+import importlib
+import logging
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from rules.core import ENGINES, IllegalMove, MoveSyntaxError, RulesError
+from server.camera import CameraFeed
+from server.routes import camera, pages, tables
+from server.service import AccessDenied, TableNotFound, TableService
+from server.store import EventStore
+
+log = logging.getLogger("tablesight")
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+def _error(status: int, reason: str, rule: str | None = None, kind: str = "error") -> JSONResponse:
+    return JSONResponse({"detail": {"error": kind, "reason": reason, "rule": rule}}, status_code=status)
+
+
+def create_app(db_path: str | Path, camera_feed: CameraFeed | None = None) -> FastAPI:
+    """The app over the SQLite file at `db_path`; `camera_feed` is started and stopped with it."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        if camera_feed is not None:
+            camera_feed.start()
+        try:
+            yield
+        finally:
+            if camera_feed is not None:
+                camera_feed.stop()
+            store.close()
+
+    store = EventStore(db_path)
+    app = FastAPI(title="TableSight", lifespan=lifespan)
+    app.state.tables = TableService(store)
+    app.state.camera = camera_feed
+
+    @app.exception_handler(MoveSyntaxError)
+    async def _syntax(request: Request, exc: MoveSyntaxError):
+        return _error(422, exc.reason, exc.rule, "MoveSyntaxError")
+
+    @app.exception_handler(IllegalMove)
+    async def _illegal(request: Request, exc: IllegalMove):
+        return _error(409, exc.reason, exc.rule, "IllegalMove")
+
+    @app.exception_handler(RulesError)
+    async def _rules(request: Request, exc: RulesError):
+        return _error(409, exc.reason, exc.rule, type(exc).__name__)
+
+    @app.exception_handler(TableNotFound)
+    async def _missing(request: Request, exc: TableNotFound):
+        return _error(404, str(exc), None, "TableNotFound")
+
+    @app.exception_handler(AccessDenied)
+    async def _denied(request: Request, exc: AccessDenied):
+        return _error(403, str(exc), "private moves", "AccessDenied")
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError):
+        parts = []
+        for e in exc.errors():
+            where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
+            parts.append(f"{where}: {e.get('msg')}" if where else str(e.get("msg")))
+        return _error(422, "; ".join(parts) or "malformed request", None, "RequestValidationError")
+
+    @app.exception_handler(Exception)
+    async def _crash(request: Request, exc: Exception):
+        # A bug must still answer in words; the trace goes to the log, not the client.
+        log.exception("unhandled error on %s", request.url.path)
+        return _error(500, f"internal error: {type(exc).__name__}", None, "InternalError")
+
+    app.include_router(tables.router)
+    app.include_router(camera.router)
+    for game in ENGINES:
+        try:
+            module = importlib.import_module(f"server.routes.{game}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"server.routes.{game}":
+                raise
+            continue
+        app.include_router(module.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

@@ -1,0 +1,105 @@
+"""The `tablesight` command: one entry point, a subcommand per job."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+
+def default_db() -> Path:
+    """Per-user SQLite file: $XDG_DATA_HOME/tablesight/tablesight.sqlite."""
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "tablesight" / "tablesight.sqlite"
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from server.app import create_app
+    from server.camera import CameraFeed
+    from vision.sources import FrameSource, parse_source
+
+    feed = None
+    if args.source != "none":
+        try:
+            spec = parse_source(args.source)
+        except ValueError as exc:
+            print(f"tablesight serve: {exc}", file=sys.stderr)
+            return 2
+        feed = CameraFeed(FrameSource(spec), annotate=_annotator(args.no_detector))
+        print(f"camera source: {spec.kind} {spec.target}", file=sys.stderr)
+    app = create_app(args.db, camera_feed=feed)
+    print(f"TableSight on http://{args.host}:{args.port}/  (event log: {args.db})", file=sys.stderr)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return 0
+
+
+def _annotator(disabled: bool):
+    """The detector's drawing function, or None when it is switched off or not installed."""
+    if disabled:
+        return None
+    try:
+        from vision.live import live_annotator
+    except ImportError:
+        return None
+    try:
+        return live_annotator()
+    except Exception as exc:  # no model installed: the picture still shows, unannotated
+        print(f"camera annotation off: {exc}", file=sys.stderr)
+        return None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tablesight",
+        description="A camera companion for tabletop games: reads the table, checks the rules, keeps the score.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    serve = sub.add_parser(
+        "serve",
+        help="run the live server and page (camera picture, tables, legal moves, scores)",
+        description="Run the live server: the page, the HTTP/WebSocket API and the camera picture. "
+        "Every table's moves go to an SQLite event log, so a restart loses nothing.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument(
+        "--source",
+        default="auto",
+        help="camera: a webcam index (0), a video file, an image folder, 'demo' (bundled footage), "
+        "'auto' (webcam 0 if one answers, else the demo; default) or 'none'",
+    )
+    serve.add_argument("--db", type=Path, default=default_db(), help=f"SQLite event log (default {default_db()})")
+    serve.add_argument("--no-detector", action="store_true", help="show the camera picture without detections")
+    serve.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    serve.set_defaults(func=_serve)
+
+    try:
+        from vision.commands import add_commands
+    except ImportError:
+        add_commands = None
+    if add_commands is not None:
+        add_commands(sub)
+    else:
+        quarx = sub.add_parser("quarx", help="count the spheres on Quarx cards in a photo")
+        quarx.add_argument("image")
+        quarx.set_defaults(func=lambda a: _no_model())
+    return parser
+
+
+def _no_model() -> int:
+    print("tablesight: no detector model is installed in models/ (see models/README)", file=sys.stderr)
+    return 3
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `tablesight` command."""
+    args = build_parser().parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""HTTP routes, one module per concern; game-specific routers live in routes/<game>.py."""

@@ -1,0 +1,52 @@
+"""The camera picture over MJPEG, and the camera's status."""
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import StreamingResponse
+
+router = APIRouter(prefix="/api/camera")
+BOUNDARY = "frame"
+RESEND_EVERY = 1.0  # Chrome holds the last part of a multipart stream back until the next one
+
+
+def _feed(request: Request):
+    feed = request.app.state.camera
+    if feed is None:
+        raise HTTPException(404, detail={"reason": "this server runs without a camera source", "rule": None})
+    return feed
+
+
+@router.get("/status")
+def camera_status(request: Request) -> dict:
+    feed = request.app.state.camera
+    return {"source": None, "state": "off"} if feed is None else feed.status()
+
+
+@router.get("/stream.mjpg")
+async def camera_stream(request: Request) -> StreamingResponse:
+    feed = _feed(request)
+
+    async def parts():
+        sent, idle = -1, 0.0
+        while not await request.is_disconnected():
+            version, jpeg = feed.jpeg()
+            if jpeg is not None and (version != sent or idle >= RESEND_EVERY):
+                sent, idle = version, 0.0
+                yield (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(jpeg)}\r\n\r\n").encode() + jpeg + b"\r\n"
+            await asyncio.sleep(1 / 15)
+            idle += 1 / 15
+
+    return StreamingResponse(parts(), media_type=f"multipart/x-mixed-replace; boundary={BOUNDARY}")
+
+
+@router.get("/frame.jpg")
+def camera_frame(request: Request):
+    """The newest picture as one JPEG (for tests and for a page that polls)."""
+    from fastapi.responses import Response
+
+    _, jpeg = _feed(request).jpeg()
+    if jpeg is None:
+        raise HTTPException(503, detail={"reason": "no picture yet", "rule": None})
+    return Response(jpeg, media_type="image/jpeg")

@@ -1,0 +1,114 @@
+"""The API every game shares: games, tables, moves, undo, live updates."""
+from __future__ import annotations
+
+import asyncio
+
+from fastapi import APIRouter, Request, WebSocket
+from pydantic import BaseModel, Field, field_validator
+from starlette.concurrency import run_in_threadpool
+from starlette.websockets import WebSocketDisconnect
+
+from rules.core import ENGINES
+from server.service import TableNotFound, TableService
+
+router = APIRouter(prefix="/api")
+
+
+class NewTable(BaseModel):
+    game: str = Field(min_length=1, max_length=32)
+    players: list[str] = Field(min_length=1, max_length=12)
+    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    options: dict = Field(default_factory=dict)
+
+    @field_validator("players")
+    @classmethod
+    def _names(cls, players: list[str]) -> list[str]:
+        return [p.strip() for p in players]
+
+
+class MoveIn(BaseModel):
+    move: str = Field(min_length=1, max_length=500)
+    source: str = Field(default="api", max_length=20)
+
+
+def tables(request: Request) -> TableService:
+    return request.app.state.tables
+
+
+@router.get("/games")
+def list_games() -> list[dict]:
+    """The games this server plays."""
+    return [
+        {"name": e.name, "title": e.title, "min_players": e.min_players, "max_players": e.max_players, "options": e.options_help}
+        for e in ENGINES.values()
+    ]
+
+
+@router.get("/tables")
+def list_tables(request: Request) -> list[dict]:
+    svc = tables(request)
+    out = []
+    for tid in svc.ids():
+        rec = svc.table(tid).record
+        out.append({"id": tid, "game": rec.game, "players": rec.players, "created": rec.created})
+    return out
+
+
+@router.post("/tables", status_code=201)
+async def create_table(body: NewTable, request: Request) -> dict:
+    svc = tables(request)
+    tid = await run_in_threadpool(svc.create, body.game, body.players, body.options, body.seed)
+    return await run_in_threadpool(svc.snapshot, tid)
+
+
+@router.get("/tables/{table_id}")
+async def get_table(table_id: str, request: Request) -> dict:
+    return await run_in_threadpool(tables(request).snapshot, table_id)
+
+
+@router.post("/tables/{table_id}/moves")
+async def post_move(table_id: str, body: MoveIn, request: Request) -> dict:
+    return await run_in_threadpool(tables(request).play, table_id, body.move, body.source)
+
+
+@router.post("/tables/{table_id}/undo")
+async def post_undo(table_id: str, request: Request) -> dict:
+    svc = tables(request)
+    undone = await run_in_threadpool(svc.undo, table_id)
+    snap = await run_in_threadpool(svc.snapshot, table_id)
+    snap["undone"] = undone
+    return snap
+
+
+@router.websocket("/tables/{table_id}/live")
+async def live(ws: WebSocket, table_id: str) -> None:
+    """The public snapshot now and after every change."""
+    svc: TableService = ws.app.state.tables
+    try:
+        queue = svc.subscribe(table_id)
+    except TableNotFound:
+        await ws.close(code=4404, reason="no such table")
+        return
+    await ws.accept()
+    try:
+        await ws.send_json(await run_in_threadpool(svc.snapshot, table_id))
+        receiver = asyncio.ensure_future(ws.receive())
+        while True:
+            getter = asyncio.ensure_future(queue.get())
+            done, _ = await asyncio.wait({getter, receiver}, return_when=asyncio.FIRST_COMPLETED)
+            if receiver in done:
+                msg = receiver.result()
+                if msg.get("type") == "websocket.disconnect":
+                    getter.cancel()
+                    break
+                receiver = asyncio.ensure_future(ws.receive())  # clients may ping; nothing to answer
+            if getter in done:
+                while not queue.empty():  # only the newest state matters
+                    queue.get_nowait()
+                await ws.send_json(await run_in_threadpool(svc.snapshot, table_id))
+            else:
+                getter.cancel()
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        svc.unsubscribe(table_id, queue)

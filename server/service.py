@@ -1,0 +1,158 @@
+"""Tables in memory, backed by the event store; every change is logged, then announced."""
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.core import IllegalMove, Match, engine_for
+from server.store import EventStore, TableRecord, moves_after
+
+
+class TableNotFound(LookupError):
+    """No table has this id."""
+
+
+class AccessDenied(PermissionError):
+    """The move belongs on a player's own private link."""
+
+
+@dataclass
+class Table:
+    """A table's record, its match, who made each move, and its lock."""
+
+    record: TableRecord
+    match: Match
+    sources: list[str]
+    seq: int
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class TableService:
+    """Create, read, change and watch tables. Thread-safe; callable from any thread."""
+
+    def __init__(self, store: EventStore):
+        self.store = store
+        self.secret = store.secret()
+        self._tables: dict[str, Table] = {}
+        self._subscribers: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]]] = {}
+        self._guard = threading.Lock()
+        for rec in store.tables():
+            self._tables[rec.id] = self._replay(rec)
+
+    def _replay(self, rec: TableRecord) -> Table:
+        events = self.store.events(rec.id)
+        sources: list[str] = []
+        for ev in events:
+            if ev.kind == "move":
+                sources.append(ev.source)
+            elif sources:
+                sources.pop()
+        match = Match(engine_for(rec.game), rec.players, rec.options, rec.seed, moves=moves_after(events))
+        return Table(rec, match, sources, len(events))
+
+    # -- reading -------------------------------------------------------------------------
+    def ids(self) -> list[str]:
+        with self._guard:
+            return list(self._tables)
+
+    def table(self, table_id: str) -> Table:
+        with self._guard:
+            t = self._tables.get(table_id)
+        if t is None:
+            raise TableNotFound(f"no table {table_id!r}")
+        return t
+
+    def match(self, table_id: str) -> Match:
+        return self.table(table_id).match
+
+    def snapshot(self, table_id: str, player: str | None = None) -> dict:
+        """The shared state shape of the API (as `player` may see it; None: the shared screen)."""
+        t = self.table(table_id)
+        with t.lock:
+            snap = t.match.snapshot(player)
+            snap["id"] = t.record.id
+            snap["seed"] = t.record.seed
+            snap["sources"] = list(t.sources)
+            snap["version"] = t.seq
+        return snap
+
+    # -- changing ------------------------------------------------------------------------
+    def create(self, game: str, players: list[str], options: dict | None = None, seed: int | None = None) -> str:
+        """A new table; the engine refuses bad players or options before anything is stored."""
+        options = dict(options or {})
+        seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+        engine = engine_for(game)
+        engine.initial_state(list(players), dict(options))
+        rec = self.store.create_table(game, players, options, seed)
+        table = Table(rec, Match(engine, list(players), options, seed), [], 0)
+        with self._guard:
+            self._tables[rec.id] = table
+        return rec.id
+
+    def play(self, table_id: str, text: str, source: str = "api", player: str | None = None) -> dict:
+        """Play a move; logged to disk before anyone hears of it."""
+        t = self.table(table_id)
+        with t.lock:
+            m = t.match
+            move = m.canonical(text)
+            owner = m.engine.private_player(m.state, move)
+            if owner is not None and owner != player:
+                raise AccessDenied(f"this move is made on {owner}'s own link" if player is None else "a player can only make their own moves")
+            if player is not None and owner is None:
+                raise AccessDenied("a private link only makes that player's own secret moves")
+            logged = m.play(move)
+            try:
+                self.store.append(table_id, t.seq, "move", logged, source)
+            except Exception:
+                m.undo()
+                raise
+            t.seq += 1
+            t.sources.append(source)
+        self._notify(table_id)
+        return self.snapshot(table_id, player)
+
+    def undo(self, table_id: str, source: str = "api") -> str:
+        """Take back the last move (an undo is itself logged)."""
+        t = self.table(table_id)
+        with t.lock:
+            if not t.match.moves:
+                raise IllegalMove("there is no move to undo", rule="undo")
+            last = t.match.moves[-1]
+            self.store.append(table_id, t.seq, "undo", last, source)
+            t.match.undo()
+            t.sources.pop()
+            t.seq += 1
+        self._notify(table_id)
+        return last
+
+    # -- watching ------------------------------------------------------------------------
+    def subscribe(self, table_id: str) -> asyncio.Queue:
+        """A queue that gets the table's version after every change (call from the event loop)."""
+        self.table(table_id)
+        q: asyncio.Queue = asyncio.Queue(maxsize=64)
+        with self._guard:
+            self._subscribers.setdefault(table_id, set()).add((asyncio.get_running_loop(), q))
+        return q
+
+    def unsubscribe(self, table_id: str, queue: asyncio.Queue) -> None:
+        with self._guard:
+            subs = self._subscribers.get(table_id, set())
+            for item in [s for s in subs if s[1] is queue]:
+                subs.discard(item)
+
+    def _notify(self, table_id: str) -> None:
+        with self._guard:
+            subs = list(self._subscribers.get(table_id, ()))
+            version = self._tables[table_id].seq
+        for loop, q in subs:
+            loop.call_soon_threadsafe(_offer, q, version)
+
+
+def _offer(q: asyncio.Queue, item: Any) -> None:
+    # A slow watcher only needs the newest version: drop the oldest rather than block.
+    if q.full():
+        q.get_nowait()
+    q.put_nowait(item)

@@ -1,0 +1,229 @@
+// TableSight page: plain JS. One live WebSocket per open table; every change re-renders.
+"use strict";
+window.TableSightGames = window.TableSightGames || {};
+const $ = (sel) => document.querySelector(sel);
+
+async function api(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const d = data.detail || {};
+    const err = new Error(d.reason || res.statusText);
+    err.rule = d.rule;
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+function showError(el, err) {
+  el.textContent = err ? (err.rule ? `${err.message} (rule: ${err.rule})` : err.message) : "";
+}
+
+// ---- home ---------------------------------------------------------------------------
+async function showHome() {
+  $("#home").hidden = false;
+  const games = await api("GET", "/api/games");
+  const select = $("#game");
+  select.innerHTML = "";
+  for (const g of games) {
+    const opt = document.createElement("option");
+    opt.value = g.name;
+    opt.textContent = `${g.title} (${g.min_players}-${g.max_players} players)`;
+    select.append(opt);
+  }
+  const list = $("#tables");
+  list.innerHTML = "";
+  for (const t of (await api("GET", "/api/tables")).reverse()) {
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = `/table/${t.id}`;
+    a.textContent = `${t.game}: ${t.players.join(", ")}`;
+    li.append(a);
+    list.append(li);
+  }
+  $("#new-table").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const players = $("#players").value.split(",").map((s) => s.trim()).filter(Boolean);
+    const body = { game: select.value, players };
+    if ($("#seed").value !== "") body.seed = Number($("#seed").value);
+    try {
+      if ($("#options").value.trim()) body.options = JSON.parse($("#options").value);
+      const t = await api("POST", "/api/tables", body);
+      location.href = `/table/${t.id}`;
+    } catch (err) {
+      showError($("#home-error"), err);
+    }
+  });
+  setupQuarxCheck();
+}
+
+function setupQuarxCheck() {
+  const box = $("#quarx-check");
+  const out = $("#quarx-result");
+  const send = async (file) => {
+    out.textContent = "counting…";
+    const form = new FormData();
+    form.append("image", file);
+    const res = await fetch("/api/quarx/count", { method: "POST", body: form });
+    const data = await res.json().catch(() => ({}));
+    out.textContent = res.ok ? quarxText(data) : (data.detail && data.detail.reason) || res.statusText;
+  };
+  $("#quarx-file").addEventListener("change", (ev) => ev.target.files[0] && send(ev.target.files[0]));
+  box.addEventListener("dragover", (ev) => { ev.preventDefault(); box.classList.add("drag"); });
+  box.addEventListener("dragleave", () => box.classList.remove("drag"));
+  box.addEventListener("drop", (ev) => {
+    ev.preventDefault();
+    box.classList.remove("drag");
+    if (ev.dataTransfer.files[0]) send(ev.dataTransfer.files[0]);
+  });
+  $("#quarx-live").addEventListener("click", async () => {
+    out.textContent = "counting…";
+    const res = await fetch("/api/quarx/count-camera", { method: "POST" });
+    const data = await res.json().catch(() => ({}));
+    out.textContent = res.ok ? quarxText(data) : (data.detail && data.detail.reason) || res.statusText;
+  });
+}
+
+function quarxText(d) {
+  const cards = (d.number_cards || []).join(" + ");
+  return `${d.spheres} spheres on ${(d.cards || []).length} cards = ${cards || "nothing"}`;
+}
+
+// ---- table --------------------------------------------------------------------------
+let current = null;
+
+async function showTable(id) {
+  $("#table").hidden = false;
+  const tableApi = {
+    tableId: id,
+    play: (text) => play(id, text),
+    undo: () => api("POST", `/api/tables/${id}/undo`),
+  };
+  $("#move-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const text = $("#move-text").value.trim();
+    if (text && (await play(id, text))) $("#move-text").value = "";
+  });
+  $("#undo").addEventListener("click", async () => {
+    try { render(await tableApi.undo(), tableApi); showError($("#error"), null); }
+    catch (err) { showError($("#error"), err); }
+  });
+  $("#chance-random").addEventListener("click", () => play(id, "random"));
+  $("#move-filter").addEventListener("input", () => current && renderMoves(current, tableApi));
+  setupCamera();
+  render(await api("GET", `/api/tables/${id}`), tableApi);
+  connect(id, tableApi);
+}
+
+async function play(id, text) {
+  try {
+    await api("POST", `/api/tables/${id}/moves`, { move: text, source: "page" });
+    showError($("#error"), null);
+    return true;
+  } catch (err) {
+    showError($("#error"), err);
+    return false;
+  }
+}
+
+function connect(id, tableApi) {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/api/tables/${id}/live`);
+  ws.onopen = () => { $("#conn").textContent = "live"; $("#conn").classList.add("live"); };
+  ws.onmessage = (ev) => render(JSON.parse(ev.data), tableApi);
+  ws.onclose = () => {
+    $("#conn").textContent = "offline";
+    $("#conn").classList.remove("live");
+    setTimeout(() => connect(id, tableApi), 1000);
+  };
+}
+
+function render(snap, tableApi) {
+  if (current && snap.version !== undefined && current.version > snap.version) return;  // stale
+  current = snap;
+  $("#table-title").textContent = `${snap.title} · table ${snap.id}`;
+  const body = $("#scores tbody");
+  body.innerHTML = "";
+  for (const p of snap.players) {
+    const tr = document.createElement("tr");
+    tr.dataset.player = p;
+    if (snap.to_move.includes(p)) tr.classList.add("to-move");
+    if (snap.winners.includes(p)) tr.classList.add("winner");
+    const name = document.createElement("td");
+    name.textContent = p;
+    const pts = document.createElement("td");
+    pts.className = "points";
+    pts.textContent = snap.scores[p];
+    tr.append(name, pts);
+    body.append(tr);
+  }
+  let status;
+  if (snap.over) status = `Game over. Winner${snap.winners.length > 1 ? "s" : ""}: ${snap.winners.join(", ")}`;
+  else if (snap.chance) status = `Waiting for ${snap.chance}`;
+  else status = snap.to_move.length ? `To move: ${snap.to_move.join(", ")}` : "";
+  $("#status").textContent = status;
+  $("#chance-box").hidden = !snap.chance;
+  $("#chance-text").textContent = snap.chance || "";
+  renderMoves(snap, tableApi);
+  const hist = $("#history");
+  hist.innerHTML = "";
+  snap.history.forEach((text, i) => {
+    const li = document.createElement("li");
+    li.textContent = text;
+    if ((snap.sources || [])[i] === "camera") li.classList.add("camera");
+    hist.append(li);
+  });
+  const renderer = window.TableSightGames[snap.game];
+  const view = $("#game-view");
+  if (renderer) { view.innerHTML = ""; renderer.render(view, snap, tableApi); }
+  else loadGameScript(snap, tableApi);
+}
+
+const triedScripts = new Set();
+function loadGameScript(snap, tableApi) {
+  if (triedScripts.has(snap.game)) return;
+  triedScripts.add(snap.game);
+  const s = document.createElement("script");
+  s.src = `/static/games/${snap.game}.js`;
+  s.onload = () => current && render(current, tableApi);
+  document.body.append(s);
+}
+
+function renderMoves(snap, tableApi) {
+  const list = $("#legal-moves");
+  list.innerHTML = "";
+  const filter = $("#move-filter").value.trim().toLowerCase();
+  const moves = snap.legal_moves.filter((m) => !filter || m.toLowerCase().includes(filter));
+  for (const m of moves.slice(0, 400)) {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = m;
+    b.addEventListener("click", () => tableApi.play(m));
+    li.append(b);
+    list.append(li);
+  }
+}
+
+function setupCamera() {
+  const img = $("#camera");
+  img.src = "/api/camera/stream.mjpg";
+  const poll = async () => {
+    try {
+      const st = await api("GET", "/api/camera/status");
+      $("#camera-status").textContent = st.state === "off"
+        ? "no camera source"
+        : `${st.source}: ${st.state}${st.detail ? " (" + st.detail + ")" : ""}`;
+    } catch (err) { $("#camera-status").textContent = "camera status unavailable"; }
+  };
+  poll();
+  setInterval(poll, 3000);
+}
+
+const m = location.pathname.match(/^\/table\/([^/]+)$/);
+if (m) showTable(decodeURIComponent(m[1])); else showHome();

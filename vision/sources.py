@@ -1,0 +1,281 @@
+"""Frames from a webcam, a video file, a folder of images or the bundled demo.
+
+A reader thread keeps only the newest frame (CAP_PROP_BUFFERSIZE alone is not enough: a slow
+consumer would still see old frames), treats an empty or frozen camera as lost, and reopens
+it with back-off, reporting what it is doing in `status()`.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable, Protocol
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
+DEMO_DIR = Path(__file__).resolve().parent.parent / "datasets" / "demo"
+
+
+class Capture(Protocol):
+    """What the reader needs from cv2.VideoCapture (and from the fakes in tests)."""
+
+    def read(self) -> tuple[bool, np.ndarray | None]: ...
+    def release(self) -> None: ...
+
+
+class FolderCapture:
+    """Images of a folder in name order, looping, at a steady pace."""
+
+    def __init__(self, folder: Path):
+        self.files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self.files:
+            raise FileNotFoundError(f"no images in {folder}")
+        self.i = 0
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        frame = cv2.imread(str(self.files[self.i % len(self.files)]))
+        self.i += 1
+        return frame is not None, frame
+
+    def release(self) -> None:
+        pass
+
+
+class LoopingVideo:
+    """A video file that starts again at its end (demo footage plays forever)."""
+
+    def __init__(self, path: Path):
+        self.path = str(path)
+        self.cap = cv2.VideoCapture(self.path)
+        if not self.cap.isOpened():
+            raise OSError(f"cannot open video {path}")
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        ok, frame = self.cap.read()
+        if not ok:
+            self.cap.release()
+            self.cap = cv2.VideoCapture(self.path)
+            ok, frame = self.cap.read()
+        return ok, frame
+
+    def release(self) -> None:
+        self.cap.release()
+
+
+class PlaceholderDemo:
+    """Drawn frames used when no demo footage is bundled: the loop still runs end to end."""
+
+    def __init__(self, size: tuple[int, int] = (640, 480)):
+        self.size, self.i = size, 0
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        w, h = self.size
+        frame = np.full((h, w, 3), (40, 90, 30), np.uint8)
+        x = 40 + (self.i * 4) % (w - 120)
+        cv2.rectangle(frame, (x, 200), (x + 60, 260), (235, 235, 235), -1)
+        cv2.putText(frame, "TableSight demo", (20, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (255, 255, 255), 2)
+        self.i += 1
+        return True, frame
+
+    def release(self) -> None:
+        pass
+
+
+class WebcamCapture:
+    """A camera by index; opening fails loudly so the reader can back off and retry."""
+
+    def __init__(self, index: int):
+        self.cap = cv2.VideoCapture(index)
+        if not self.cap.isOpened():
+            self.cap.release()
+            raise OSError(f"camera {index} cannot be opened")
+        self.cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        return self.cap.read()
+
+    def release(self) -> None:
+        self.cap.release()
+
+
+def demo_capture() -> Capture:
+    """The bundled demo footage (a video or image folder in datasets/demo), or drawn frames."""
+    if DEMO_DIR.is_dir():
+        videos = sorted(p for p in DEMO_DIR.iterdir() if p.suffix.lower() in {".mp4", ".avi", ".mkv", ".webm"})
+        if videos:
+            return LoopingVideo(videos[0])
+        if any(p.suffix.lower() in IMAGE_SUFFIXES for p in DEMO_DIR.iterdir()):
+            return FolderCapture(DEMO_DIR)
+    return PlaceholderDemo()
+
+
+def webcam_available(index: int = 0) -> bool:
+    """True when camera `index` opens and gives a frame."""
+    try:
+        cap = WebcamCapture(index)
+    except OSError:
+        return False
+    ok, frame = cap.read()
+    cap.release()
+    return bool(ok) and frame is not None
+
+
+@dataclass(frozen=True)
+class SourceSpec:
+    """What --source named: kind is webcam, video, folder or demo."""
+
+    kind: str
+    target: str
+    live: bool  # a live camera can freeze or vanish; files and demo cannot
+
+    def opener(self) -> Callable[[], Capture]:
+        if self.kind == "webcam":
+            return lambda: WebcamCapture(int(self.target))
+        if self.kind == "video":
+            return lambda: LoopingVideo(Path(self.target))
+        if self.kind == "folder":
+            return lambda: FolderCapture(Path(self.target))
+        return demo_capture
+
+
+def parse_source(text: str, probe_webcam: Callable[[int], bool] = webcam_available) -> SourceSpec:
+    """Read --source: a webcam index, a video file, an image folder, 'demo' or 'auto'."""
+    text = text.strip()
+    if text == "auto":
+        return SourceSpec("webcam", "0", True) if probe_webcam(0) else SourceSpec("demo", "demo", False)
+    if text == "demo":
+        return SourceSpec("demo", "demo", False)
+    if text.isdigit():
+        return SourceSpec("webcam", text, True)
+    path = Path(text).expanduser()
+    if path.is_dir():
+        return SourceSpec("folder", str(path), False)
+    if path.is_file():
+        return SourceSpec("video", str(path), False)
+    raise ValueError(f"--source {text!r} is not a webcam index, a video file, an image folder, 'demo' or 'auto'")
+
+
+@dataclass
+class SourceStatus:
+    """What the reader is doing, for the page."""
+
+    source: str
+    state: str = "starting"  # starting | live | lost | reopening | stopped
+    detail: str = ""
+    frames: int = 0
+    reopens: int = 0
+    last_frame_at: float | None = None
+
+
+class FrameSource:
+    """A reader thread over a capture; `latest()` is always the newest frame."""
+
+    def __init__(
+        self,
+        spec: SourceSpec,
+        opener: Callable[[], Capture] | None = None,
+        fps: float = 15.0,
+        frozen_after: float = 3.0,
+        max_backoff: float = 8.0,
+    ):
+        self.spec = spec
+        self._open = opener or spec.opener()
+        self._period = 0.0 if spec.live else 1.0 / fps
+        self.frozen_after = frozen_after
+        self.max_backoff = max_backoff
+        self._status = SourceStatus(source=f"{spec.kind}:{spec.target}")
+        self._frame: np.ndarray | None = None
+        self._seq = 0
+        self._cond = threading.Condition()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> "FrameSource":
+        self._thread = threading.Thread(target=self._run, name="frame-reader", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread:
+            self._thread.join(timeout=5)
+        self._set(state="stopped", detail="")
+
+    def status(self) -> dict:
+        with self._cond:
+            return asdict(self._status)
+
+    def latest(self) -> tuple[int, np.ndarray | None]:
+        """(sequence number, newest frame); the number grows with every new frame."""
+        with self._cond:
+            return self._seq, self._frame
+
+    def wait_newer(self, seq: int, timeout: float = 1.0) -> tuple[int, np.ndarray | None]:
+        """Block until a frame newer than `seq` arrives (or the timeout)."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._seq > seq or self._stop.is_set(), timeout=timeout)
+            return self._seq, self._frame
+
+    def _set(self, **changes) -> None:
+        with self._cond:
+            for k, v in changes.items():
+                setattr(self._status, k, v)
+
+    def _run(self) -> None:
+        backoff = 0.25
+        cap: Capture | None = None
+        last_sig: bytes | None = None
+        same_since = time.monotonic()
+        while not self._stop.is_set():
+            if cap is None:
+                try:
+                    cap = self._open()
+                    self._set(state="live", detail="")
+                    backoff = 0.25
+                except Exception as exc:  # any failure to open is reported and retried
+                    self._set(state="reopening", detail=f"{exc}; retrying in {backoff:.1f} s")
+                    self._stop.wait(backoff)
+                    backoff = min(backoff * 2, self.max_backoff)
+                    with self._cond:
+                        self._status.reopens += 1
+                    continue
+            started = time.monotonic()
+            try:
+                ok, frame = cap.read()
+            except Exception as exc:
+                ok, frame = False, None
+                self._set(detail=str(exc))
+            if not ok or frame is None or frame.size == 0:
+                cap = self._lose(cap, "the source gave no frame")
+                continue
+            if self.spec.live:
+                sig = frame[:: max(1, frame.shape[0] // 16), :: max(1, frame.shape[1] // 16)].tobytes()
+                now = time.monotonic()
+                if sig != last_sig:
+                    last_sig, same_since = sig, now
+                elif now - same_since > self.frozen_after:
+                    cap = self._lose(cap, f"the picture has not changed for {self.frozen_after:.0f} s")
+                    last_sig, same_since = None, time.monotonic()
+                    continue
+            with self._cond:
+                self._frame = frame
+                self._seq += 1
+                self._status.frames += 1
+                self._status.last_frame_at = time.time()
+                self._status.state = "live"
+                self._cond.notify_all()
+            if self._period:
+                self._stop.wait(max(0.0, self._period - (time.monotonic() - started)))
+        if cap is not None:
+            cap.release()
+
+    def _lose(self, cap: Capture, why: str) -> None:
+        try:
+            cap.release()
+        except Exception:
+            pass
+        self._set(state="lost", detail=f"{why}; reopening")
+        return None
