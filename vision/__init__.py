@@ -1,0 +1,1 @@
+"""TableSight vision: frames in, detections and table views out (never imports server)."""

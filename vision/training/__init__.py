@@ -1,0 +1,1 @@
+"""Dataset building, offline YOLO training, ONNX export and evaluation (train extra only)."""

@@ -1,0 +1,85 @@
+"""Build a YOLO dataset folder: synthetic renders (+ the real train split) and a data.yaml."""
+from __future__ import annotations
+
+import json
+import shutil
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import cv2
+
+from vision.detector.classes import CLASSES, CLASS_ID
+from vision.synth import render_image
+from vision.training import real_dice
+
+DEFAULT_OUT = Path(__file__).resolve().parents[2] / "datasets" / "generated"
+
+
+def _render_one(args: tuple[int, int, str, str]) -> dict:
+    seed, index, img_dir, lab_dir = args
+    r = render_image(seed, index)
+    name = f"s{seed}_{index:06d}"
+    cv2.imwrite(str(Path(img_dir) / f"{name}.jpg"), r.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    (Path(lab_dir) / f"{name}.txt").write_text("\n".join(r.yolo_lines()) + ("\n" if r.labels else ""))
+    return {"name": name, "kind": r.kind,
+            "labels": [{"cls": CLASSES[lb.cls], "box": [round(v, 2) for v in lb.box], "color": lb.color,
+                        "count": lb.count} for lb in r.labels]}
+
+
+def render_split(out: Path, split: str, seed: int, count: int, workers: int = 2) -> list[dict]:
+    """Render `count` images of `seed` into out/images/split and out/labels/split."""
+    img_dir, lab_dir = out / "images" / split, out / "labels" / split
+    img_dir.mkdir(parents=True, exist_ok=True)
+    lab_dir.mkdir(parents=True, exist_ok=True)
+    jobs = [(seed, i, str(img_dir), str(lab_dir)) for i in range(count)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as ex:
+            meta = list(ex.map(_render_one, jobs, chunksize=16))
+    else:
+        meta = [_render_one(j) for j in jobs]
+    (out / f"meta_{split}.jsonl").write_text("\n".join(json.dumps(m) for m in meta) + "\n")
+    return meta
+
+
+def add_real(out: Path, real_dir: Path, split: str = "train", repeat: int = 3) -> int:
+    """Copy the real split into out/images/train with face-box labels, `repeat` times over."""
+    img_dir, lab_dir = out / "images" / "train", out / "labels" / "train"
+    n = 0
+    for name in real_dice.split_names(real_dir, split):
+        src = real_dir / "images" / name
+        im = cv2.imread(str(src))
+        if im is None:
+            continue
+        h, w = im.shape[:2]
+        lines = []
+        for lb in real_dice.read_labels(real_dir, name, w, h):
+            x1, y1, x2, y2 = real_dice.face_box(lb, w, h)
+            lines.append(f"{CLASS_ID[f'die_{lb.value}']} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} "
+                         f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
+        for k in range(repeat):  # copies under new names: ultralytics keeps duplicates apart
+            stem = f"real{k}_{Path(name).stem}"
+            shutil.copyfile(src, img_dir / f"{stem}.jpg")
+            (lab_dir / f"{stem}.txt").write_text("\n".join(lines) + "\n")
+            n += 1
+    return n
+
+
+def write_yaml(out: Path) -> Path:
+    p = out / "data.yaml"
+    names = "\n".join(f"  {i}: {n}" for i, n in enumerate(CLASSES))
+    p.write_text(f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n")
+    return p
+
+
+def build(out: Path = DEFAULT_OUT, seed: int = 1, count: int = 3000, val_count: int = 200,
+          real_dir: Path | None = real_dice.REAL_DICE_DIR, real_repeat: int = 3, workers: int = 2) -> Path:
+    """Build the whole dataset; the val split uses seed+1 so it never repeats a train image."""
+    if out.exists():
+        shutil.rmtree(out)
+    render_split(out, "train", seed, count, workers)
+    render_split(out, "val", seed + 1, val_count, workers)
+    n_real = add_real(out, real_dir, "train", real_repeat) if real_dir and real_repeat > 0 else 0
+    (out / "recipe.json").write_text(json.dumps({"seed": seed, "count": count, "val_seed": seed + 1,
+                                                 "val_count": val_count, "real_train_copies": n_real,
+                                                 "real_repeat": real_repeat}, indent=1))
+    return write_yaml(out)

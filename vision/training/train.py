@@ -1,0 +1,91 @@
+"""Offline ultralytics training and ONNX export (needs the `train` extra: torch + ultralytics)."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RUNS = ROOT / "runs"
+MODELS = ROOT / "models"
+
+
+def offline_env(threads: int = 2) -> None:
+    """Must run before ultralytics is imported: no downloads, no installs, our own config dirs."""
+    cfg = RUNS / ".config"
+    (cfg / "ultralytics").mkdir(parents=True, exist_ok=True)
+    (cfg / "matplotlib").mkdir(parents=True, exist_ok=True)
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ["YOLO_AUTOINSTALL"] = "False"
+    os.environ["YOLO_CONFIG_DIR"] = str(cfg / "ultralytics")
+    os.environ["MPLCONFIGDIR"] = str(cfg / "matplotlib")
+    os.environ.setdefault("OMP_NUM_THREADS", str(threads))
+
+
+def _threads(threads: int) -> None:
+    import torch
+    import ultralytics.utils.torch_utils as tu
+
+    # select_device() resets torch to NUM_THREADS (cpu_count-1 = 1 here); 2 halves epoch time.
+    tu.NUM_THREADS = threads
+    torch.set_num_threads(threads)
+
+
+def train(data: Path, epochs: int = 16, imgsz: int = 320, batch: int = 32, name: str = "detector",
+          resume: bool = False, threads: int = 2, model_yaml: str = "yolo11n.yaml",
+          close_mosaic: int = 4) -> Path:
+    """Train from scratch (or resume runs/<name>/weights/last.pt); returns the run folder."""
+    offline_env(threads)
+    from ultralytics import YOLO
+
+    _threads(threads)
+    run = RUNS / name
+    last = run / "weights" / "last.pt"
+    if resume:
+        if not last.exists():
+            raise FileNotFoundError(f"nothing to resume: {last} is missing")
+        YOLO(str(last)).train(resume=True, device="cpu", workers=0)
+        return run
+    model = YOLO(model_yaml)  # built from YAML: a .pt name would try to download weights
+    model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu", workers=0,
+                pretrained=False, amp=False, plots=False, project=str(RUNS), name=name,
+                exist_ok=True, cache="ram", deterministic=False, seed=0, patience=1000,
+                close_mosaic=close_mosaic, verbose=True)
+    return run
+
+
+def export(weights: Path, out: Path = MODELS / "detector.onnx", imgsz: int = 320,
+           threads: int = 2) -> Path:
+    """Export a checkpoint to ONNX (static 1x3ximgszximgsz, opset 17) and copy it to `out`."""
+    offline_env(threads)
+    from ultralytics import YOLO
+
+    _threads(threads)
+    f = YOLO(str(weights)).export(format="onnx", imgsz=imgsz, opset=17, simplify=True,
+                                  dynamic=False, device="cpu")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(f, out)
+    return out
+
+
+def main() -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="train / export (python -m vision.training.train)")
+    ap.add_argument("--data", type=Path, default=ROOT / "datasets" / "generated" / "data.yaml")
+    ap.add_argument("--epochs", type=int, default=16)
+    ap.add_argument("--imgsz", type=int, default=320)
+    ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--name", default="detector")
+    ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--export", type=Path, help="export this checkpoint to models/detector.onnx")
+    a = ap.parse_args()
+    if a.export:
+        print(export(a.export, imgsz=a.imgsz, threads=a.threads))
+    else:
+        print(train(a.data, a.epochs, a.imgsz, a.batch, a.name, a.resume, a.threads))
+
+
+if __name__ == "__main__":
+    main()
