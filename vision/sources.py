@@ -167,6 +167,8 @@ class SourceStatus:
     detail: str = ""
     frames: int = 0
     reopens: int = 0
+    losses: int = 0
+    last_problem: str = ""  # kept after recovery, so the page can say what happened
     last_frame_at: float | None = None
 
 
@@ -236,7 +238,7 @@ class FrameSource:
                     self._set(state="live", detail="")
                     backoff = 0.25
                 except Exception as exc:  # any failure to open is reported and retried
-                    self._set(state="reopening", detail=f"{exc}; retrying in {backoff:.1f} s")
+                    self._set(state="reopening", detail=f"{exc}; retrying in {backoff:.1f} s", last_problem=str(exc))
                     self._stop.wait(backoff)
                     backoff = min(backoff * 2, self.max_backoff)
                     with self._cond:
@@ -273,9 +275,12 @@ class FrameSource:
             cap.release()
 
     def _lose(self, cap: Capture, why: str) -> None:
+        """Release a failed capture and report it; the loop reopens it."""
         try:
             cap.release()
         except Exception:
             pass
-        self._set(state="lost", detail=f"{why}; reopening")
+        with self._cond:
+            self._status.losses += 1
+        self._set(state="lost", detail=f"{why}; reopening", last_problem=why)
         return None

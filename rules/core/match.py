@@ -40,6 +40,8 @@ class Match:
     def canonical(self, text: str) -> Any:
         """The move `text` stands for now; `random` draws the awaited chance outcome."""
         text = " ".join(text.split())
+        if self.engine.is_over(self.state):
+            raise IllegalMove("the game is over", rule="end of game")
         if text.lower() == RANDOM:
             if self.engine.chance(self.state) is None:
                 raise IllegalMove("'random' only answers a chance point (a roll, a reveal, a deal)", rule="chance")
