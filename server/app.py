@@ -13,7 +13,7 @@ from fastapi.staticfiles import StaticFiles
 
 from rules.core import ENGINES, IllegalMove, MoveSyntaxError, RulesError
 from server.camera import CameraFeed
-from server.routes import camera, pages, tables
+from server.routes import camera, pages, quarx_check, tables
 from server.service import AccessDenied, TableNotFound, TableService
 from server.store import EventStore
 
@@ -80,6 +80,7 @@ def create_app(db_path: str | Path, camera_feed: CameraFeed | None = None) -> Fa
 
     app.include_router(tables.router)
     app.include_router(camera.router)
+    app.include_router(quarx_check.router)
     for game in ENGINES:
         try:
             module = importlib.import_module(f"server.routes.{game}")

@@ -39,10 +39,8 @@ def _annotator(disabled: bool):
     """The detector's drawing function, or None when it is switched off or not installed."""
     if disabled:
         return None
-    try:
-        from vision.live import live_annotator
-    except ImportError:
-        return None
+    from server.detection import live_annotator
+
     try:
         return live_annotator()
     except Exception as exc:  # no model installed: the picture still shows, unannotated
