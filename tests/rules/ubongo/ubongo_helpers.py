@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from rules.core.match import Match
 from rules.ubongo.engine import UbongoEngine
+from rules.ubongo.solver import placements
 
 ENGINE = UbongoEngine()
 
@@ -49,3 +50,22 @@ def random_playout(match: Match, rng, max_moves: int = 4000) -> None:
         enters = [m for m in moves if type(m).__name__ == "Enter"]
         pool = enters if enters and rng.random() < 0.9 else moves
         match.play(str(rng.choice(pool)))
+
+
+def brute_rounds(area, empty: int, black, white, limit: int = 8) -> int | None:
+    """Breadth-first over rounds: each round lays at most one black and one white shape anywhere."""
+    bp = [0] + sorted({m for s in black for m in placements(area, s)})
+    wp = [0] + sorted({m for s in white for m in placements(area, s)})
+    frontier = {empty}
+    for rounds in range(limit + 1):
+        if 0 in frontier:
+            return rounds
+        nxt = set()
+        for e in frontier:
+            for pb in bp:
+                if pb & e == pb:
+                    for pw in wp:
+                        if pw & (e ^ pb) == pw:
+                            nxt.add(e ^ pb ^ pw)
+        frontier = nxt
+    return None

@@ -1,0 +1,71 @@
+"""The dice hint: its ranking agrees with a brute-force count of rounds after every possible entry."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules.core.match import Match
+from rules.ubongo.components import grid
+from rules.ubongo.hint import rank_pairs
+from rules.ubongo.solver import FillSearch, board, placements
+from ubongo_helpers import ENGINE, brute_rounds
+
+SHAPES = {n: grid(d) for n, d in {"O4": "##/##", "L4": "#../###", "T4": "###/.#.", "I1": "#", "I2": "##", "L3": "#./##"}.items()}
+BLACK, WHITE = ["O4", "L4", "T4"], ["I1", "I2", "L3"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pair_ranking_matches_brute_force(seed):
+    """Each pair's rounds left is the best over all its entries, counted breadth-first; the list is sorted."""
+    rng = random.Random(seed)
+    area = grid(rng.choice(["####/####", "###./####/.##.", "####/###./##.."]))
+    b = board(area)
+    empty = b.full & ~b.mask(rng.sample(sorted(area), rng.randint(0, 2)))
+    search = FillSearch(area, tuple(SHAPES[n] for n in BLACK), tuple(SHAPES[n] for n in WHITE))
+    ranked = rank_pairs(search, empty, BLACK, WHITE, SHAPES)
+    assert len(ranked) == 9 and all(h.exact for h in ranked)
+    assert [h.key() for h in ranked] == sorted(h.key() for h in ranked)
+    future_b, future_w = [SHAPES[n] for n in BLACK], [SHAPES[n] for n in WHITE]
+    for h in ranked:
+        options = [
+            empty ^ pb ^ pw
+            for pb in [0] + placements(area, SHAPES[h.black], empty)
+            for pw in [0] + placements(area, SHAPES[h.white], empty)
+            if not pb & pw
+        ]
+        counts = [r for r in (brute_rounds(area, rest, future_b, future_w) for rest in options) if r is not None]
+        assert h.rounds_left == (min(counts) if counts else None)
+        rest = empty
+        for _, m in h.entry:
+            assert m & rest == m
+            rest ^= m
+        assert brute_rounds(area, rest, future_b, future_w) == h.rounds_left
+        assert rest.bit_count() == h.cells_left
+
+
+def test_hint_prefers_a_pair_that_fills_now():
+    """A pair that fills the area this round comes first, with its entry as move texts."""
+    match = Match(ENGINE, ["Ann", "Bob"], {"sheet": ["###/#..", "#", "#", "#", "#", "#"]})
+    match.play("roll black L4 S4 white I1 I3")
+    hints = ENGINE.hint(match.state, "Ann")
+    assert hints[0]["black"] == "L4" and hints[0]["rounds_left"] == 0
+    assert hints[0]["entry"] == ["Ann enters L4 at r1c1 r1c2 r1c3 r2c1"]
+    match.play("Ann takes black L4 white I1")
+    match.play("Bob takes black S4 white I3")
+    match.play(hints[0]["entry"][0])
+    match.play("Bob done")
+    assert match.state.points == {"Ann": [2], "Bob": [1]}
+
+
+def test_hint_after_grabbing_covers_own_dice_only():
+    """After the grab the hint rates only the player's own dice and says how to enter them."""
+    match = Match(ENGINE, ["Ann", "Bob"], {}, seed=0)
+    for text in ("roll black I4 P5 white I1 L3", "Ann takes black P5 white L3", "Bob takes black I4 white I1"):
+        match.play(text)
+    hints = ENGINE.hint(match.state, "Ann")
+    assert [(h["black"], h["white"]) for h in hints] == [("P5", "L3")]
+    assert len(hints[0]["entry"]) == 2 and hints[0]["rounds_left"] == 1
+    for text in hints[0]["entry"]:
+        match.play(text)
+    assert ENGINE.hint(match.state, "Ann") == []  # Ann is done for this round

@@ -1,0 +1,92 @@
+"""Random playouts: never raise, keep the invariants; move texts, JSON and the move log round-trip."""
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given, settings, strategies as st
+
+from rules.core.match import Match
+from rules.ubongo.moves import Enter
+from rules.ubongo.solver import board
+from ubongo_helpers import ENGINE, random_playout
+
+
+def check_invariants(match: Match) -> None:
+    st_ = match.state
+    n = len(st_.players)
+    area = ENGINE.area_cells(st_) if st_.phase != "over" else None
+    for p in st_.players:
+        if area is not None:
+            cells = [tuple(c) for e in st_.filled[p] for c in e["cells"]]
+            assert len(cells) == len(set(cells)) and set(cells) <= area
+        assert all(1 <= pts <= n for pts in st_.points[p])
+        assert len(st_.points[p]) == st_.area
+    # Every completed area gave out the top score to someone.
+    for i in range(st_.area):
+        assert max(st_.points[p][i] for p in st_.players) == n
+    assert sorted(ENGINE.scores(st_)) == sorted(st_.players)
+    if st_.phase == "take":
+        black, white = ENGINE.free_dice(st_)
+        assert len(black) == len(white) == st_.dice - len(st_.taken)
+
+
+def check_texts(match: Match) -> None:
+    for move in ENGINE.legal_moves(match.state):
+        assert ENGINE.parse_move(match.state, str(move)) == move
+
+
+@settings(derandomize=True, max_examples=12, deadline=None)
+@given(st.integers(2, 4), st.integers(0, 10_000))
+def test_random_playouts_keep_invariants_and_replay(players, seed):
+    rng = random.Random(seed)
+    names = ["Ann", "Bob Lee", "Cid", "Dee"][:players]
+    match = Match(ENGINE, names, {"areas": 5} if players == 2 and seed % 2 else {}, seed=seed)
+    steps = 0
+    while not ENGINE.is_over(match.state) and steps < 400:
+        random_playout(match, rng, max_moves=1)
+        check_invariants(match)
+        if steps % 7 == 0:
+            check_texts(match)
+        steps += 1
+    data = ENGINE.to_json(match.state)
+    assert ENGINE.from_json(json.loads(json.dumps(data))) == match.state
+    replay = Match(ENGINE, names, dict(match.options), seed=seed, moves=list(match.moves))
+    assert replay.state == match.state
+    assert json.dumps(ENGINE.view(match.state, names[0]))
+
+
+@settings(derandomize=True, max_examples=3, deadline=None)
+@given(st.integers(0, 10_000))
+def test_whole_games_finish(seed):
+    """A game of random moves reaches its end and someone wins."""
+    rng = random.Random(seed)
+    match = Match(ENGINE, ["Ann", "Bob", "Cid"], {}, seed=seed)
+    random_playout(match, rng, max_moves=5000)
+    assert ENGINE.is_over(match.state)
+    assert ENGINE.winners(match.state)
+    assert sum(len(v) for v in match.state.points.values()) == 3 * 6
+
+
+def test_sampled_rolls_round_trip():
+    """A drawn roll prints as text that reads back as the same roll."""
+    match = Match(ENGINE, ["Ann", "Bob", "Cid", "Dee"], {}, seed=3)
+    for i in range(30):
+        roll = ENGINE.sample_chance(match.state, random.Random(i))
+        assert ENGINE.parse_move(match.state, str(roll)) == roll
+        ENGINE.apply(match.state, roll)
+
+
+def test_legal_enters_are_exactly_the_fitting_placements():
+    """Legal 'enters' moves are one per placement of each grabbed shape on the player's empty cells."""
+    match = Match(ENGINE, ["Ann", "Bob"], {}, seed=0)
+    for text in ("roll black I4 P5 white I1 L3", "Ann takes black P5 white L3", "Bob takes black I4 white I1"):
+        match.play(text)
+    moves = [m for m in ENGINE.legal_moves(match.state) if isinstance(m, Enter) and m.player == "Ann"]
+    area = ENGINE.area_cells(match.state)
+    b = board(area)
+    got = {(m.shape, b.mask(m.cells)) for m in moves}
+    for m in moves:
+        ENGINE.apply(match.state, m)  # each one is accepted
+    assert len(got) == len(moves)
+    assert {s for s, _ in got} == {"P5", "L3"}
