@@ -1,0 +1,218 @@
+"""The vision subcommands of `tablesight`: dice, quarx, dataset, train, eval, bench."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _err(cmd: str, msg: str) -> None:
+    print(f"tablesight {cmd}: {msg}", file=sys.stderr)
+
+
+def _detector(cmd: str, path: Path | None):
+    from vision.detector import NoModelError, load_detector
+
+    try:
+        return load_detector(path)
+    except NoModelError as e:
+        _err(cmd, str(e))
+        return None
+
+
+def _dice(args: argparse.Namespace) -> int:
+    from vision.detector import BadImageError, annotate, read_dice, read_image
+
+    det = _detector("dice", args.model)
+    if det is None:
+        return 3
+    status = 0
+    for path in args.images:
+        try:
+            frame = read_image(path)
+        except BadImageError as e:
+            _err("dice", str(e))
+            status = 2
+            continue
+        dice = read_dice(frame, det, conf=args.conf, value_source=args.value_source)
+        if args.json:
+            print(json.dumps({"image": path, "dice": [d.to_json() for d in dice]}), flush=True)
+        else:
+            total = sum(d.value for d in dice)
+            body = ", ".join(f"{d.value} ({d.color})" for d in dice) or "no dice"
+            print(f"{path}: {len(dice)} dice, total {total}: {body}", flush=True)
+        if args.annotate:
+            _save_annotated(args.annotate, path, annotate(frame, dice))
+    return status
+
+
+def _save_annotated(folder: Path, path: str, img) -> None:
+    import cv2
+
+    folder.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(folder / (Path(path).stem + "_annotated.jpg")), img)
+
+
+def _quarx(args: argparse.Namespace) -> int:
+    from vision.detector import BadImageError, annotate, count_quarx, read_image
+
+    try:
+        frame = read_image(args.image)
+    except BadImageError as e:
+        _err("quarx", str(e))
+        return 2
+    det = _detector("quarx", args.model)
+    if det is None:
+        return 3
+    res = count_quarx(frame, det, conf=args.conf)
+    if args.json:
+        print(json.dumps({"image": args.image, **res.to_json()}))
+    else:
+        per = ", ".join(f"card {i + 1}: {c.spheres}" for i, c in enumerate(res.cards))
+        print(f"{args.image}: {res.sentence()}" + (f"  ({per})" if per else ""))
+    if args.annotate:
+        _save_annotated(args.annotate, args.image, annotate(frame, res))
+    return 0
+
+
+def _dataset(args: argparse.Namespace) -> int:
+    from vision.training.dataset import build
+    from vision.training.real_dice import REAL_DICE_DIR
+
+    real = None if args.no_real else (args.real_dir or REAL_DICE_DIR)
+    if real is not None and not (real / "split.csv").exists():
+        _err("dataset", f"real dice set not found at {real} (use --real-dir or --no-real)")
+        return 2
+    print(build(args.out, args.seed, args.count, args.val_count, real, args.real_repeat, args.workers))
+    return 0
+
+
+def _train(args: argparse.Namespace) -> int:
+    try:
+        import torch  # noqa: F401
+        import ultralytics  # noqa: F401
+    except ImportError:
+        _err("train", "training needs the train extra (torch + ultralytics): pip install -e '.[train]'")
+        return 3
+    from vision.training.train import export, train
+
+    if args.export_only:
+        print(export(args.export_only, args.output, args.imgsz, args.threads))
+        return 0
+    if not args.resume and not args.data.exists():
+        _err("train", f"{args.data} not found: run `tablesight dataset build` first")
+        return 2
+    run = train(args.data, args.epochs, args.imgsz, args.batch, args.name, args.resume, args.threads)
+    best = run / "weights" / "best.pt"
+    print(export(best if best.exists() else run / "weights" / "last.pt", args.output, args.imgsz, args.threads))
+    return 0
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from vision.training.evaluate import main_eval
+
+    return main_eval(args)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from vision.training.bench import main_bench
+
+    return main_bench(args)
+
+
+def add_commands(sub) -> None:
+    """Register dice, quarx, dataset, train, eval and bench on an argparse subparsers object."""
+    p = sub.add_parser("dice", help="read the dice (value and colour) in photos",
+                       description="Find the pip dice in each image and read their top value and colour.")
+    p.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG, ...)")
+    p.add_argument("--json", action="store_true",
+                   help='one JSON object per line per image: {"image", "dice": [{"value", "color", "box", "confidence"}]}')
+    p.add_argument("--conf", type=float, default=0.35, help="minimum detection confidence (default 0.35)")
+    p.add_argument("--value-source", choices=["net", "pips", "auto"], default="net",
+                   help="who reads the value: the network (default), the classical pip counter, or "
+                        "the counter only where the network is unsure")
+    p.add_argument("--model", type=Path, help="ONNX model (default models/detector.onnx)")
+    p.add_argument("--annotate", type=Path, metavar="DIR", help="also write annotated copies into DIR")
+    p.set_defaults(func=_dice)
+
+    p = sub.add_parser("quarx", help="count the spheres on Quarx cards in a photo",
+                       description="Count the spheres on the Quarx cards in view (per card and in total) and "
+                                   "name the number cards that make the total, e.g. 23 = 16 + 4 + 2 + 1.")
+    p.add_argument("image", metavar="IMAGE")
+    p.add_argument("--json", action="store_true",
+                   help='print {"image", "spheres", "cards": [[x1, y1, x2, y2, n], ...], "number_cards"}')
+    p.add_argument("--conf", type=float, default=0.4, help="minimum detection confidence (default 0.4)")
+    p.add_argument("--model", type=Path, help="ONNX model (default models/detector.onnx)")
+    p.add_argument("--annotate", type=Path, metavar="DIR", help="also write an annotated copy into DIR")
+    p.set_defaults(func=_quarx)
+
+    p = sub.add_parser("dataset", help="build the training dataset (synthetic renders + real photos)",
+                       description="Build a YOLO dataset folder deterministically from a seed.")
+    dsub = p.add_subparsers(dest="dataset_command", metavar="ACTION")
+    dsub.required = True
+    b = dsub.add_parser("build", help="render the synthetic images and add the real train split",
+                        description="Render COUNT synthetic images from SEED (validation: SEED+1) and add the "
+                                    "real-dice-webcam train split (never its valid split).")
+    b.add_argument("--out", type=Path, default=ROOT / "datasets" / "generated", help="output folder (replaced)")
+    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--count", type=int, default=2600, help="synthetic training images (default 2600)")
+    b.add_argument("--val-count", type=int, default=200, help="synthetic validation images (default 200)")
+    b.add_argument("--real-dir", type=Path, help="real-dice-webcam folder (default ../shared/datasets/...)")
+    b.add_argument("--real-repeat", type=int, default=3, help="copies of each real train photo (default 3)")
+    b.add_argument("--no-real", action="store_true", help="synthetic only")
+    b.add_argument("--workers", type=int, default=2, help="render processes (default 2)")
+    b.set_defaults(func=_dataset)
+
+    p = sub.add_parser("train", help="train the detector offline and export it to models/ (train extra)",
+                       description="Train yolo11n from its YAML (no pretrained weights, no downloads) on the built "
+                                   "dataset, then export ONNX to models/detector.onnx.")
+    p.add_argument("--data", type=Path, default=ROOT / "datasets" / "generated" / "data.yaml")
+    p.add_argument("--epochs", type=int, default=12)
+    p.add_argument("--imgsz", type=int, default=320)
+    p.add_argument("--batch", type=int, default=32)
+    p.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
+    p.add_argument("--name", default="detector", help="run folder under runs/ (default detector)")
+    p.add_argument("--resume", action="store_true", help="continue runs/NAME/weights/last.pt")
+    p.add_argument("--export-only", type=Path, metavar="CKPT", help="only export this checkpoint to ONNX")
+    p.add_argument("--output", type=Path, default=ROOT / "models" / "detector.onnx")
+    p.set_defaults(func=_train)
+
+    p = sub.add_parser("eval", help="measure the detector on real and synthetic hold-out images",
+                       description="Real valid split recall/precision (centre-in-box + value rule of its README) "
+                                   "and synthetic hold-out per-class P/R, value, colour and Quarx counts.")
+    p.add_argument("--model", type=Path, help="ONNX model (default models/detector.onnx)")
+    p.add_argument("--real-dir", type=Path, help="real-dice-webcam folder")
+    p.add_argument("--split", default="valid", help="real split to score (default valid)")
+    p.add_argument("--synthetic-seed", type=int, default=999, help="hold-out seed, never trained on (default 999)")
+    p.add_argument("--synthetic-count", type=int, default=300)
+    p.add_argument("--quarx-count", type=int, default=200, help="Quarx close-up/table images to count")
+    p.add_argument("--conf", type=float, default=0.35)
+    p.add_argument("--imgsz", type=int, help="network input size (default: the model's)")
+    p.add_argument("--out", type=Path, help="write the figures as JSON here")
+    p.set_defaults(func=_eval)
+
+    p = sub.add_parser("bench", help="time our onnxruntime path against ultralytics' predict",
+                       description="Median ms per 640x480 frame: our onnxruntime path vs ultralytics predict on the "
+                                   "same frames and model (or vs OpenCV dnn when ultralytics is not installed).")
+    p.add_argument("--model", type=Path, help="ONNX model (default models/detector.onnx)")
+    p.add_argument("--pt", type=Path, help="the matching .pt checkpoint for ultralytics (default runs/detector)")
+    p.add_argument("--frames", type=int, default=30, help="frames to time (default 30)")
+    p.add_argument("--threads", type=int, default=2)
+    p.set_defaults(func=_bench)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the vision subcommands alone (the real entry point is `tablesight`)."""
+    ap = argparse.ArgumentParser(prog="tablesight")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    add_commands(sub)
+    args = ap.parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,64 @@
+"""Die body colour from HSV statistics of the top face, after white-balancing the frame."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+COLOR_NAMES = ("white", "black", "grey", "red", "orange", "yellow", "green", "blue", "purple", "pink")
+
+
+def white_balance_gains(frame: np.ndarray) -> np.ndarray:
+    """Per-channel gains (B, G, R) from the grey-world assumption on the frame, kept moderate."""
+    small = cv2.resize(frame, (64, 48), interpolation=cv2.INTER_AREA).reshape(-1, 3).astype(np.float32)
+    mean = small.mean(0) + 1e-3
+    gains = mean.mean() / mean
+    # A table that really is coloured (green felt) must not turn grey: cap the correction.
+    return np.clip(gains, 0.8, 1.25)
+
+
+def body_pixels(crop: np.ndarray) -> np.ndarray:
+    """Pixels of the face body: the inner part of the box minus the pips (the minority tone)."""
+    h, w = crop.shape[:2]
+    inner = crop[int(h * 0.2):max(int(h * 0.8), int(h * 0.2) + 1), int(w * 0.2):max(int(w * 0.8), int(w * 0.2) + 1)]
+    px = inner.reshape(-1, 3).astype(np.float32)
+    if len(px) < 4:
+        return crop.reshape(-1, 3).astype(np.float32)
+    lum = px.mean(1)
+    med = np.median(lum)
+    spread = np.abs(lum - med)
+    return px[spread <= np.percentile(spread, 60)]
+
+
+def name_color(bgr: np.ndarray) -> str:
+    """Colour name of one BGR colour (float, 0..255)."""
+    pix = np.clip(bgr, 0, 255).astype(np.uint8).reshape(1, 1, 3)
+    h, s, v = (int(x) for x in cv2.cvtColor(pix, cv2.COLOR_BGR2HSV_FULL)[0, 0])
+    hue = h * 360 / 256
+    if v < 60 or (v < 90 and s < 110):
+        return "black"
+    if s < 55 or (s < 80 and v > 170):
+        return "white" if v > 150 else "grey"
+    if hue < 14 or hue >= 335:
+        return "red"
+    if hue < 38:
+        return "orange"
+    if hue < 70:
+        return "yellow"
+    if hue < 165:
+        return "green"
+    if hue < 255:
+        return "blue"
+    if hue < 300:
+        return "purple"
+    return "pink"
+
+
+def die_color(frame: np.ndarray, box: tuple[float, float, float, float],
+              gains: np.ndarray | None = None) -> str:
+    """Colour name of the die whose top face is `box` in `frame`."""
+    x1, y1, x2, y2 = (int(round(v)) for v in box)
+    crop = frame[max(0, y1):max(y1 + 1, y2), max(0, x1):max(x1 + 1, x2)]
+    if crop.size == 0:
+        return "unknown"
+    g = white_balance_gains(frame) if gains is None else gains
+    return name_color(np.median(body_pixels(crop), 0) * g)

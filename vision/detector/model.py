@@ -1,0 +1,99 @@
+"""The YOLO detector run by onnxruntime: one reused session, our letterbox, decoding and NMS."""
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.detector.classes import CLASSES
+from vision.detector.errors import NoModelError
+from vision.detector.geometry import letterbox, nms
+
+DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "detector.onnx"
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One detected object: class name, box (x1, y1, x2, y2) in original pixels, score 0..1."""
+
+    cls: str
+    box: tuple[float, float, float, float]
+    score: float
+
+
+class Detector:
+    """A loaded ONNX model; detect() is safe to call from several threads at once."""
+
+    def __init__(self, path: str | Path | None = None, threads: int | None = None):
+        import onnxruntime as ort
+
+        self.path = Path(path) if path else Path(os.environ.get("TABLESIGHT_MODEL", DEFAULT_MODEL))
+        if not self.path.is_file():
+            raise NoModelError(f"no model installed: {self.path} not found "
+                               "(train one with `tablesight train` or restore models/detector.onnx)")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads or int(os.environ.get("TABLESIGHT_THREADS", "2"))
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3
+        self.session = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
+        inp = self.session.get_inputs()[0]
+        self.input_name = inp.name
+        self.imgsz = int(inp.shape[2]) if isinstance(inp.shape[2], int) else 320
+        out = self.session.get_outputs()[0].shape
+        self.num_classes = int(out[1]) - 4 if isinstance(out[1], int) else len(CLASSES)
+        self.names = CLASSES[: self.num_classes]
+
+    def preprocess(self, frame: np.ndarray, imgsz: int | None = None):
+        size = imgsz or self.imgsz
+        img, lb = letterbox(frame, size)
+        blob = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
+        return blob, lb
+
+    def raw(self, blob: np.ndarray) -> np.ndarray:
+        """Network output (N, 4 + classes): cx, cy, w, h in input pixels, class scores."""
+        return self.session.run(None, {self.input_name: blob})[0][0].T
+
+    def decode(self, out: np.ndarray, lb, w: int, h: int, conf: float, iou: float,
+               max_det: int = 300) -> list[Detection]:
+        scores_all = out[:, 4:]
+        cls = scores_all.argmax(1)
+        scores = scores_all[np.arange(len(cls)), cls]
+        m = scores >= conf
+        if not m.any():
+            return []
+        xywh, cls, scores = out[m, :4], cls[m], scores[m]
+        boxes = np.empty_like(xywh)
+        boxes[:, 0] = xywh[:, 0] - xywh[:, 2] / 2
+        boxes[:, 1] = xywh[:, 1] - xywh[:, 3] / 2
+        boxes[:, 2] = xywh[:, 0] + xywh[:, 2] / 2
+        boxes[:, 3] = xywh[:, 1] + xywh[:, 3] / 2
+        keep = nms(boxes, scores, iou)[:max_det]
+        boxes = lb.to_original(boxes[keep], w, h)
+        return [Detection(self.names[int(c)], tuple(float(v) for v in b), float(s))
+                for b, c, s in zip(boxes, cls[keep], scores[keep])]
+
+    def detect(self, frame: np.ndarray, conf: float = 0.25, iou: float = 0.5,
+               classes: set[str] | None = None, imgsz: int | None = None) -> list[Detection]:
+        """Detections in a BGR frame, boxes in its own pixels, best score first."""
+        h, w = frame.shape[:2]
+        blob, lb = self.preprocess(frame, imgsz)
+        dets = self.decode(self.raw(blob), lb, w, h, conf, iou)
+        if classes is not None:
+            dets = [d for d in dets if d.cls in classes]
+        return dets
+
+
+_cache: dict[tuple[str, int | None], Detector] = {}
+_cache_lock = threading.Lock()
+
+
+def load_detector(path: str | Path | None = None, threads: int | None = None) -> Detector:
+    """The shared Detector for a model path (loaded once per process, thread-safe)."""
+    key = (str(path or os.environ.get("TABLESIGHT_MODEL", DEFAULT_MODEL)), threads)
+    with _cache_lock:
+        if key not in _cache:
+            _cache[key] = Detector(path, threads)
+        return _cache[key]
