@@ -1,0 +1,87 @@
+"""Side-by-side speed: our onnxruntime path vs ultralytics predict (or OpenCV dnn) on the same frames."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.detector import load_detector, read_dice
+from vision.synth import render_image
+from vision.training import real_dice
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def bench_frames(n: int) -> list[np.ndarray]:
+    """640x480 frames: the real valid photos when present, else synthetic renders."""
+    root = real_dice.REAL_DICE_DIR
+    if (root / "split.csv").exists():
+        names = real_dice.split_names(root, "valid")[:n]
+        return [cv2.imread(str(root / "images" / nm)) for nm in names]
+    return [cv2.resize(render_image(7, i).image, (640, 480)) for i in range(n)]
+
+
+def median_ms(fn, frames: list[np.ndarray], warmup: int = 3) -> float:
+    for f in frames[:warmup]:
+        fn(f)
+    times = []
+    for f in frames:
+        t = time.perf_counter()
+        fn(f)
+        times.append((time.perf_counter() - t) * 1000)
+    return float(np.median(times))
+
+
+def _ultralytics_predict(pt: Path, imgsz: int, threads: int):
+    from vision.training.train import _threads, offline_env
+
+    offline_env(threads)
+    from ultralytics import YOLO
+
+    _threads(threads)
+    model = YOLO(str(pt))
+    return lambda f: model.predict(f, imgsz=imgsz, device="cpu", verbose=False, conf=0.25, iou=0.5,
+                                   agnostic_nms=True)
+
+
+def _opencv_dnn(path: Path, imgsz: int):
+    from vision.detector.geometry import letterbox
+
+    net = cv2.dnn.readNetFromONNX(str(path))
+
+    def run(f):
+        img, _ = letterbox(f, imgsz)
+        net.setInput(cv2.dnn.blobFromImage(img, 1 / 255.0, swapRB=True))
+        return net.forward()
+
+    return run
+
+
+def main_bench(args) -> int:
+    det = load_detector(args.model, threads=args.threads)
+    frames = bench_frames(args.frames)
+    ours = median_ms(lambda f: det.detect(f), frames)
+    whole = median_ms(lambda f: read_dice(f, det), frames)
+    res = {"frames": len(frames), "frame_size": f"{frames[0].shape[1]}x{frames[0].shape[0]}",
+           "imgsz": det.imgsz, "threads": args.threads, "onnxruntime_detect_ms": round(ours, 2),
+           "whole_dice_path_ms": round(whole, 2)}
+    pt = args.pt or ROOT / "runs" / "detector" / "weights" / "best.pt"
+    try:
+        predict = _ultralytics_predict(pt, det.imgsz, args.threads) if pt.exists() else None
+    except ImportError:
+        predict = None
+    if predict is not None:
+        other = median_ms(predict, frames)
+        res.update({"ultralytics_predict_ms": round(other, 2), "speedup": round(other / ours, 2),
+                    "ultralytics_weights": str(pt)})
+    else:
+        try:
+            other = median_ms(_opencv_dnn(det.path, det.imgsz), frames)
+            res.update({"opencv_dnn_ms": round(other, 2), "speedup_vs_opencv_dnn": round(other / ours, 2)})
+        except cv2.error as e:
+            res["opencv_dnn"] = f"failed: {str(e).splitlines()[0]}"
+    print(json.dumps(res))
+    return 0
