@@ -1,0 +1,1 @@
+"""Dazzling Diceline (Masaki Suga, analog lunchbox) for 3 and 4 players."""
