@@ -1,0 +1,180 @@
+"""Dreams' private player links: each player's own page shows their marker and takes their guess.
+
+A link is /dreams/{table_id}#{token} with token = HMAC-SHA256(server secret, "table_id:player") in
+hex. The token travels in the URL fragment (never sent to the server with the page, never in a
+Referer) and then in the X-Player-Token header, or as the first message of the live WebSocket, so
+it stays out of access logs. The URL holds no player name: the token alone says whose link it is,
+so there is no id to change.
+
+Who may see a link: the shared screen hands each player's link out once, and only during set-up
+(round 1, before any Gods marker is dealt or entered). At the table the players take turns at the
+shared screen to open their own link, as they close their eyes while the stacks are mixed. Someone
+who takes another's link is found out at once (that player cannot get theirs), and once the
+markers are out no link can be shown again, not even after a server restart, since the window is
+read from the event log. The record of links shown lives in app.state: a restart during set-up
+forgets it, which reopens only the set-up window.
+"""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import re
+from pathlib import Path
+
+from fastapi import APIRouter, Header, Request, WebSocket
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+from starlette.websockets import WebSocketDisconnect
+
+from server.service import AccessDenied, TableNotFound, TableService
+
+router = APIRouter()
+PAGE = Path(__file__).resolve().parent.parent / "static" / "dreams" / "player.html"
+TOKEN_FORM = re.compile(r"[0-9a-f]{64}")
+DENIED = "this private link is not valid for this table"
+AUTH_WAIT_S = 10.0  # a live socket that sends no token in this time is closed
+
+
+class PlayerMove(BaseModel):
+    move: str = Field(min_length=1, max_length=200)
+
+
+def token_for(secret: bytes, table_id: str, player: str) -> str:
+    """The private token of `player` at `table_id`."""
+    return hmac.new(secret, f"{table_id}:{player}".encode(), hashlib.sha256).hexdigest()
+
+
+def _service(request: Request) -> TableService:
+    return request.app.state.tables
+
+
+def _players(svc: TableService, table_id: str) -> list[str]:
+    """The players of a Dreams table; TableNotFound for any other id, so no other game answers here."""
+    record = svc.table(table_id).record
+    if record.game != "dreams":
+        raise TableNotFound(f"no Dreams table {table_id!r}")
+    return list(record.players)
+
+
+def player_for(svc: TableService, table_id: str, token: str | None) -> str:
+    """The player whose token this is; AccessDenied (always the same words) otherwise."""
+    players = _players(svc, table_id)
+    if not isinstance(token, str) or not TOKEN_FORM.fullmatch(token):
+        raise AccessDenied(DENIED)
+    found = None
+    for p in players:  # every player is compared, so the time says nothing about which one matched
+        if hmac.compare_digest(token_for(svc.secret, table_id, p).encode(), token.encode()):
+            found = p
+    if found is None:
+        raise AccessDenied(DENIED)
+    return found
+
+
+def _shown(request: Request, table_id: str) -> set[str]:
+    shown = getattr(request.app.state, "dreams_links_shown", None)
+    if shown is None:
+        shown = request.app.state.dreams_links_shown = {}
+    return shown.setdefault(table_id, set())
+
+
+def _setting_up(svc: TableService, table_id: str) -> bool:
+    """True until the first Gods marker of the game is dealt or entered."""
+    state = svc.match(table_id).state
+    return state.round == 1 and state.phase in ("layout", "deal") and not state.markers
+
+
+@router.get("/dreams/{table_id}", include_in_schema=False)
+def player_page(table_id: str) -> FileResponse:
+    """The player's phone page; it reads its token from the URL fragment."""
+    return FileResponse(PAGE)
+
+
+@router.get("/api/tables/{table_id}/dreams/links")
+async def list_links(table_id: str, request: Request) -> dict:
+    """Who has had their link already, and whether links can still be handed out (no tokens here)."""
+    svc = _service(request)
+    players = _players(svc, table_id)
+    shown = _shown(request, table_id)
+    return {"open": _setting_up(svc, table_id), "players": [{"player": p, "shown": p in shown} for p in players]}
+
+
+@router.post("/api/tables/{table_id}/dreams/links/{player}")
+async def show_link(table_id: str, player: str, request: Request) -> dict:
+    """A player's private link, once, during set-up."""
+    svc = _service(request)
+    players = _players(svc, table_id)
+    if player not in players:
+        raise TableNotFound(f"no player {player!r} at this table")
+    if not _setting_up(svc, table_id):
+        raise AccessDenied("links are handed out only before the first Gods markers are dealt")
+    shown = _shown(request, table_id)
+    if player in shown:
+        raise AccessDenied(f"{player}'s link has been shown already")
+    shown.add(player)
+    path = f"/dreams/{table_id}#{token_for(svc.secret, table_id, player)}"
+    return {"player": player, "path": path, "url": str(request.base_url).rstrip("/") + path}
+
+
+@router.get("/api/tables/{table_id}/dreams/me")
+async def my_view(table_id: str, request: Request, x_player_token: str | None = Header(default=None)) -> dict:
+    """The table as the link's player may see it: their marker, their guess, their moves."""
+    svc = _service(request)
+    player = player_for(svc, table_id, x_player_token)
+    return await run_in_threadpool(svc.snapshot, table_id, player)
+
+
+@router.post("/api/tables/{table_id}/dreams/me/moves")
+async def my_move(
+    table_id: str, body: PlayerMove, request: Request, x_player_token: str | None = Header(default=None)
+) -> dict:
+    """The link's player makes their own secret move (a guess, or the marker they were dealt)."""
+    svc = _service(request)
+    player = player_for(svc, table_id, x_player_token)
+    return await run_in_threadpool(svc.play, table_id, body.move, "player", player)
+
+
+@router.websocket("/api/tables/{table_id}/dreams/me/live")
+async def my_live(ws: WebSocket, table_id: str) -> None:
+    """After a first message {"token": ...}, the player's own snapshot now and after every change."""
+    svc: TableService = ws.app.state.tables
+    await ws.accept()
+    try:
+        first = await asyncio.wait_for(ws.receive_json(), AUTH_WAIT_S)
+        player = player_for(svc, table_id, first.get("token") if isinstance(first, dict) else None)
+    except TableNotFound:
+        await ws.close(code=4404, reason="no such table")
+        return
+    except (AccessDenied, asyncio.TimeoutError, ValueError, KeyError, WebSocketDisconnect, RuntimeError):
+        await _close(ws, 4403, DENIED)
+        return
+    queue = svc.subscribe(table_id)
+    try:
+        await ws.send_json(await run_in_threadpool(svc.snapshot, table_id, player))
+        receiver = asyncio.ensure_future(ws.receive())
+        while True:
+            getter = asyncio.ensure_future(queue.get())
+            done, _ = await asyncio.wait({getter, receiver}, return_when=asyncio.FIRST_COMPLETED)
+            if receiver in done:
+                if receiver.result().get("type") == "websocket.disconnect":
+                    getter.cancel()
+                    break
+                receiver = asyncio.ensure_future(ws.receive())
+            if getter in done:
+                while not queue.empty():  # only the newest state matters
+                    queue.get_nowait()
+                await ws.send_json(await run_in_threadpool(svc.snapshot, table_id, player))
+            else:
+                getter.cancel()
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        svc.unsubscribe(table_id, queue)
+
+
+async def _close(ws: WebSocket, code: int, reason: str) -> None:
+    try:
+        await ws.close(code=code, reason=reason)
+    except RuntimeError:  # the client has gone already
+        pass
