@@ -1,0 +1,34 @@
+"""Colour names and the classical pip counter on clean rendered faces."""
+import cv2
+import numpy as np
+import pytest
+
+from vision.detector.color import name_color
+from vision.detector.pips import count_pips
+from vision.synth.cube import PIP_LAYOUT
+
+
+@pytest.mark.parametrize("bgr,name", [((240, 240, 240), "white"), ((20, 20, 20), "black"),
+                                      ((128, 128, 128), "grey"), ((30, 30, 200), "red"),
+                                      ((40, 150, 40), "green"), ((190, 90, 30), "blue"),
+                                      ((40, 210, 235), "yellow")])
+def test_name_color(bgr, name):
+    assert name_color(np.array(bgr, np.float32)) == name
+
+
+def face(value: int, body=(235, 235, 235), pip=(20, 20, 20), side=60) -> np.ndarray:
+    img = np.full((side, side, 3), body, np.uint8)
+    for a, b in PIP_LAYOUT[value]:
+        cv2.circle(img, (int(a * side), int(b * side)), int(side * 0.09), pip, -1, cv2.LINE_AA)
+    return img
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_count_pips_light_and_dark_faces(value):
+    assert count_pips(face(value)) == value
+    assert count_pips(face(value, body=(25, 25, 25), pip=(240, 240, 240))) == value
+
+
+def test_count_pips_blank_or_tiny_is_none():
+    assert count_pips(np.full((60, 60, 3), 200, np.uint8)) is None
+    assert count_pips(np.zeros((4, 4, 3), np.uint8)) is None
