@@ -306,6 +306,9 @@ class UbongoEngine(Engine[UbongoState]):
             # Before the roll: any face the dice in play can show.
             dice_b, dice_w = self.dice_in_play(state)
             black, white = sorted({f for d in dice_b for f in d}), sorted({f for d in dice_w for f in d})
+        dice_b, dice_w = self.dice_in_play(state)
+        names = set(black) | set(white) | {f for d in dice_b + dice_w for f in d}
         ranked = hints.rank_pairs(self.fill_search(state), self.empty_mask(state, player), black, white,
-                                  {n: state.comps.shape(n) for n in set(black) | set(white)}, budget=budget)
+                                  {n: state.comps.shape(n) for n in names}, budget=budget,
+                                  odds=hints.dice_odds(dice_b, dice_w))
         return [h.to_json(board(self.area_cells(state)), player) for h in ranked]

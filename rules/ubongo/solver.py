@@ -153,6 +153,7 @@ class FillSearch:
         options = [(BLACK, m) for s in self.black for m in placements(self.area, s)]
         options += [(WHITE, m) for s in self.white for m in placements(self.area, s)]
         self._table = _by_low_bit(set(options))
+        self.board = board(self.area)
         self.bmax = max((len(s) for s in self.black), default=0)
         self.wmax = max((len(s) for s in self.white), default=0)
 

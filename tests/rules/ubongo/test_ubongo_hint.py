@@ -69,3 +69,29 @@ def test_hint_after_grabbing_covers_own_dice_only():
     for text in hints[0]["entry"]:
         match.play(text)
     assert ENGINE.hint(match.state, "Ann") == []  # Ann is done for this round
+
+
+def test_finish_chance_matches_enumerating_every_roll():
+    """The chance that the next roll can finish the rest equals a count over all 6^4 rolls of the dice in play."""
+    from itertools import product
+
+    from rules.ubongo.hint import dice_odds, finish_chance, finishing_pairs
+
+    black_dice = [("O4", "L4", "T4", "O4", "L4", "T4"), ("L4", "L4", "T4", "T4", "O4", "O4")]
+    white_dice = [("I1", "I2", "L3", "I1", "I2", "L3"), ("I2", "I2", "L3", "L3", "I1", "I1")]
+    area = grid("####/###.")
+    b = board(area)
+    search = FillSearch(area, tuple(SHAPES[n] for n in BLACK), tuple(SHAPES[n] for n in WHITE))
+    odds = dice_odds(black_dice, white_dice)
+    for removed in ([], [(0, 0)], [(0, 3), (1, 2)], [(0, 0), (0, 1), (1, 0)]):
+        rest = b.full & ~b.mask(removed)
+        got = finish_chance(odds, finishing_pairs(search, rest, SHAPES, BLACK, WHITE))
+        hits = 0
+        rolls = list(product(*black_dice, *white_dice))
+        for roll in rolls:
+            shown_b, shown_w = roll[:2], roll[2:]
+            hits += any(
+                brute_rounds(area, rest, [SHAPES[x] for x in bs], [SHAPES[y] for y in ws], limit=1) is not None
+                for bs in [[], *[[x] for x in shown_b]] for ws in [[], *[[y] for y in shown_w]]
+            )
+        assert abs(got - hits / len(rolls)) < 1e-9, removed
