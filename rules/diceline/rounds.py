@@ -258,7 +258,11 @@ def apply_line_turn_up(state: DicelineState, cell: int) -> None:
                           f"(yours: {', '.join(_names(down))})", rule="line bonus")
     E.turn_up(player, cell)
     state.allowance -= 1
-    if not state.allowance or len(down) == 1:
+    rest = [c for c in down if c != cell]
+    if not state.allowance or len(rest) <= state.allowance:
+        # no choice is left: what the lines still allow turns up by itself
+        for c in rest[:state.allowance]:
+            E.turn_up(player, c)
         _next_line_chooser(state)
 
 
