@@ -121,11 +121,12 @@ def rank_pairs(search: FillSearch, empty: int, black: list[str], white: list[str
     """
     pairs = [(b, w) for b in (sorted(set(black)) or [None]) for w in (sorted(set(white)) or [None])]
     share = max(1, budget // len(pairs))
-    return sorted((_rate(search, empty, b, w, shapes, share, odds) for b, w in pairs), key=PairHint.key)
+    memo: dict[int, float] = {}  # chance by the cells left: pairs often leave the same rest
+    return sorted((_rate(search, empty, b, w, shapes, share, odds, memo) for b, w in pairs), key=PairHint.key)
 
 
 def _rate(search: FillSearch, empty: int, b: str | None, w: str | None, shapes: dict[str, Cells], budget: int,
-          odds: DiceOdds | None) -> PairHint:
+          odds: DiceOdds | None, memo: dict[int, float]) -> PairHint:
     area = search.area
     bp = [0] + (placements(area, shapes[b], empty) if b else [])
     wp = [0] + (placements(area, shapes[w], empty) if w else [])
@@ -145,7 +146,7 @@ def _rate(search: FillSearch, empty: int, b: str | None, w: str | None, shapes: 
                 best = (rounds, rest.bit_count(), pb, pw)
         chance = None
         if best[0] == 1 and odds is not None:
-            chance, best = _likeliest(search, empty, entries, shapes, odds)
+            chance, best = _likeliest(search, empty, entries, shapes, odds, memo)
     except OutOfBudget:
         exact, chance = False, None
     finally:
@@ -155,7 +156,8 @@ def _rate(search: FillSearch, empty: int, b: str | None, w: str | None, shapes: 
     return PairHint(b, w, rounds, left, entry, exact, 1.0 if rounds == 0 else chance)
 
 
-def _likeliest(search: FillSearch, empty: int, entries: list, shapes: dict[str, Cells], odds: DiceOdds) -> tuple[float, tuple]:
+def _likeliest(search: FillSearch, empty: int, entries: list, shapes: dict[str, Cells], odds: DiceOdds,
+               memo: dict[int, float]) -> tuple[float, tuple]:
     """Among entries that leave one round, the one the next roll most likely finishes, with that chance."""
     black = sorted({f for shown, _ in odds.black for f in shown})
     white = sorted({f for shown, _ in odds.white for f in shown})
@@ -165,7 +167,9 @@ def _likeliest(search: FillSearch, empty: int, entries: list, shapes: dict[str, 
         rest = empty & ~(pb | pw)
         if search.lower_bound(rest) > 1 or not search.fits(rest, 1):
             continue
-        chance = finish_chance(odds, finishing_pairs(search, rest, shapes, black, white))
+        if rest not in memo:
+            memo[rest] = finish_chance(odds, finishing_pairs(search, rest, shapes, black, white))
+        chance = memo[rest]
         if chance > best_chance:
             best_chance, best = chance, (1, rest.bit_count(), pb, pw)
         tried += 1
