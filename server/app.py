@@ -13,6 +13,8 @@ from fastapi.staticfiles import StaticFiles
 
 from rules.core import ENGINES, IllegalMove, MoveSyntaxError, RulesError
 from server.camera import CameraFeed
+from server.watcher import TableWatcher
+from vision.sources import FrameSource
 from server.routes import camera, pages, quarx_check, tables
 from server.service import AccessDenied, TableNotFound, TableService
 from server.store import EventStore
@@ -25,8 +27,22 @@ def _error(status: int, reason: str, rule: str | None = None, kind: str = "error
     return JSONResponse({"detail": {"error": kind, "reason": reason, "rule": rule}}, status_code=status)
 
 
-def create_app(db_path: str | Path, camera_feed: CameraFeed | None = None) -> FastAPI:
-    """The app over the SQLite file at `db_path`; `camera_feed` is started and stopped with it."""
+def _detector_loader(enabled: bool):
+    """The detector's loader, or None (with the reason logged) when it is off or not installed."""
+    if not enabled:
+        return None
+    from vision.detector import NoModelError, load_detector
+
+    try:
+        load_detector()
+    except NoModelError as exc:
+        log.warning("camera annotation off: %s", exc)
+        return None
+    return load_detector
+
+
+def create_app(db_path: str | Path, source: FrameSource | None = None, detector: bool = True) -> FastAPI:
+    """The app over the SQLite file at `db_path`; the camera `source` starts and stops with it."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -42,6 +58,15 @@ def create_app(db_path: str | Path, camera_feed: CameraFeed | None = None) -> Fa
     store = EventStore(db_path)
     app = FastAPI(title="TableSight", lifespan=lifespan)
     app.state.tables = TableService(store)
+    app.state.watcher = None
+    camera_feed = None
+    if source is not None:
+        loader = _detector_loader(detector)
+        if loader is not None:
+            from vision.readers import READERS
+
+            app.state.watcher = TableWatcher(app.state.tables, loader, READERS)
+        camera_feed = CameraFeed(source, annotate=app.state.watcher.process if app.state.watcher else None)
     app.state.camera = camera_feed
 
     @app.exception_handler(MoveSyntaxError)

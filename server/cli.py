@@ -17,35 +17,21 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from server.app import create_app
-    from server.camera import CameraFeed
     from vision.sources import FrameSource, parse_source
 
-    feed = None
+    source = None
     if args.source != "none":
         try:
             spec = parse_source(args.source)
         except ValueError as exc:
             print(f"tablesight serve: {exc}", file=sys.stderr)
             return 2
-        feed = CameraFeed(FrameSource(spec), annotate=_annotator(args.no_detector))
+        source = FrameSource(spec)
         print(f"camera source: {spec.kind} {spec.target}", file=sys.stderr)
-    app = create_app(args.db, camera_feed=feed)
+    app = create_app(args.db, source=source, detector=not args.no_detector)
     print(f"TableSight on http://{args.host}:{args.port}/  (event log: {args.db})", file=sys.stderr)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0
-
-
-def _annotator(disabled: bool):
-    """The detector's drawing function, or None when it is switched off or not installed."""
-    if disabled:
-        return None
-    from server.detection import live_annotator
-
-    try:
-        return live_annotator()
-    except Exception as exc:  # no model installed: the picture still shows, unannotated
-        print(f"camera annotation off: {exc}", file=sys.stderr)
-        return None
 
 
 def build_parser() -> argparse.ArgumentParser:

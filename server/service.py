@@ -28,6 +28,10 @@ class Table:
     sources: list[str]
     seq: int
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # What the camera thinks (transient, not logged): its note and moves awaiting a click.
+    camera: dict = field(default_factory=lambda: {"watching": False})
+    candidates: list[list[str]] = field(default_factory=list)
+    candidates_reason: str = ""
 
 
 class TableService:
@@ -77,6 +81,9 @@ class TableService:
             snap["seed"] = t.record.seed
             snap["sources"] = list(t.sources)
             snap["version"] = t.seq
+            snap["camera"] = dict(t.camera)
+            snap["candidates"] = [list(c) for c in t.candidates]
+            snap["candidates_reason"] = t.candidates_reason
         return snap
 
     # -- changing ------------------------------------------------------------------------
@@ -128,6 +135,32 @@ class TableService:
         self._notify(table_id)
         return last
 
+    def set_camera_note(self, table_id: str, note: dict) -> None:
+        """Show what the camera is doing on the table's page."""
+        t = self.table(table_id)
+        with t.lock:
+            t.camera = dict(note)
+        self._notify(table_id)
+
+    def set_candidates(self, table_id: str, candidates: list[list[str]], reason: str) -> None:
+        """Moves the camera could not choose between, for one click on the page."""
+        t = self.table(table_id)
+        with t.lock:
+            t.candidates, t.candidates_reason = [list(c) for c in candidates], reason
+        self._notify(table_id)
+
+    def choose(self, table_id: str, index: int) -> dict:
+        """Play the camera candidate a person picked."""
+        t = self.table(table_id)
+        with t.lock:
+            if not 0 <= index < len(t.candidates):
+                raise IllegalMove(f"there is no camera candidate {index}", rule="camera")
+            chosen = t.candidates[index]
+        for text in chosen:
+            self.play(table_id, text, source="camera")
+        self.set_candidates(table_id, [], "")
+        return self.snapshot(table_id)
+
     # -- watching ------------------------------------------------------------------------
     def subscribe(self, table_id: str) -> asyncio.Queue:
         """A queue that gets the table's version after every change (call from the event loop)."""
@@ -148,7 +181,10 @@ class TableService:
             subs = list(self._subscribers.get(table_id, ()))
             version = self._tables[table_id].seq
         for loop, q in subs:
-            loop.call_soon_threadsafe(_offer, q, version)
+            try:
+                loop.call_soon_threadsafe(_offer, q, version)
+            except RuntimeError:  # that watcher's event loop has closed
+                pass
 
 
 def _offer(q: asyncio.Queue, item: Any) -> None:

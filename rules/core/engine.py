@@ -108,6 +108,29 @@ class Engine(ABC, Generic[S]):
         """What `player` may see (None: the public view for the shared screen)."""
         return self.to_json(state)
 
+    # -- the camera's side (rules.core.reconcile) -------------------------------------------
+    def expected_view(self, state: S) -> dict | None:
+        """The TableView the physical table shows in `state`; None if this game is not read by camera."""
+        return None
+
+    def chance_from_view(self, state: S, observed: dict) -> list[Any]:
+        """Chance outcomes (a roll, a reveal) that the observed table shows, if one is awaited."""
+        return []
+
+    def explain(self, state: S, observed: dict) -> list[list[Any]]:
+        """Move sequences that turn `state`'s table into `observed` (default: one move deep)."""
+        from rules.core.reconcile import view_matches
+
+        found = []
+        for move in list(self.legal_moves(state)) + list(self.chance_from_view(state, observed)):
+            try:
+                after = self.apply(state, move)
+            except IllegalMove:
+                continue
+            if view_matches(self.expected_view(after), observed):
+                found.append([move])
+        return found
+
     def history_view(self, state: S, moves: list[str], player: str | None = None) -> list[str]:
         """The move log as `player` may read it (hidden-information games redact it)."""
         return list(moves)

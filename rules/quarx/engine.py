@@ -10,7 +10,8 @@ from rules.core.engine import Engine
 from rules.core.errors import IllegalMove
 from rules.quarx.components import MAX_SPHERES_PER_CARD, NUMBER_CARDS, QUARX_CARDS, SPHERES_ON_CARDS, cards_per_player
 from rules.quarx.moves import Answer, Move, Pass, Reveal, parse
-from rules.quarx.scoring import Verdict, award, judge
+from rules.quarx.scoring import award, judge
+from rules.quarx.table_view import expected_view, reveal_from_view
 
 REVEAL, ANSWER, OVER = "reveal", "answer", "over"
 _ALL_CARD_SETS = [tuple(c) for n in range(1, 6) for c in combinations(NUMBER_CARDS, n)]
@@ -173,6 +174,13 @@ class QuarxEngine(Engine[QuarxState]):
         n = self.cards_to_turn(state)
         pool = state.deck if len(state.deck) >= n else list(SPHERES_ON_CARDS)
         return Reveal(tuple(rng.sample(pool, n)))
+
+    # -- camera ----------------------------------------------------------------------------
+    def expected_view(self, state: QuarxState) -> dict:
+        return expected_view(state)
+
+    def chance_from_view(self, state: QuarxState, observed: dict) -> list[Reveal]:
+        return reveal_from_view(state, observed, self.cards_to_turn(state)) if state.phase == REVEAL else []
 
     # -- results -------------------------------------------------------------------------
     def to_move(self, state: QuarxState) -> list[str]:

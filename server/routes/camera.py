@@ -4,7 +4,8 @@ from __future__ import annotations
 import asyncio
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import StreamingResponse
+from fastapi.responses import Response, StreamingResponse
+from pydantic import BaseModel, Field
 
 router = APIRouter(prefix="/api/camera")
 BOUNDARY = "frame"
@@ -20,8 +21,25 @@ def _feed(request: Request):
 
 @router.get("/status")
 def camera_status(request: Request) -> dict:
-    feed = request.app.state.camera
-    return {"source": None, "state": "off"} if feed is None else feed.status()
+    feed, watcher = request.app.state.camera, request.app.state.watcher
+    status = {"source": None, "state": "off"} if feed is None else feed.status()
+    status["watcher"] = None if watcher is None else watcher.status()
+    return status
+
+
+class WatchIn(BaseModel):
+    table: str | None = Field(default=None, max_length=64)
+
+
+@router.post("/watch")
+def camera_watch(body: WatchIn, request: Request) -> dict:
+    """Let the camera play the moves it sees on `table` (null: stop)."""
+    watcher = request.app.state.watcher
+    if watcher is None:
+        reason = "no camera source" if request.app.state.camera is None else "no detector model is installed"
+        raise HTTPException(409, detail={"reason": f"hands-free play needs a camera and the detector: {reason}", "rule": None})
+    watcher.watch(body.table)
+    return watcher.status()
 
 
 @router.get("/stream.mjpg")
@@ -44,8 +62,6 @@ async def camera_stream(request: Request) -> StreamingResponse:
 @router.get("/frame.jpg")
 def camera_frame(request: Request):
     """The newest picture as one JPEG (for tests and for a page that polls)."""
-    from fastapi.responses import Response
-
     _, jpeg = _feed(request).jpeg()
     if jpeg is None:
         raise HTTPException(503, detail={"reason": "no picture yet", "rule": None})

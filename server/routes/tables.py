@@ -80,6 +80,16 @@ async def post_undo(table_id: str, request: Request) -> dict:
     return snap
 
 
+class ChoiceIn(BaseModel):
+    candidate: int = Field(ge=0, le=100)
+
+
+@router.post("/tables/{table_id}/camera/choose")
+async def choose_candidate(table_id: str, body: ChoiceIn, request: Request) -> dict:
+    """Play the camera candidate a person picked with one click."""
+    return await run_in_threadpool(tables(request).choose, table_id, body.candidate)
+
+
 @router.websocket("/tables/{table_id}/live")
 async def live(ws: WebSocket, table_id: str) -> None:
     """The public snapshot now and after every change."""

@@ -1,0 +1,144 @@
+// A Dreams player's phone page: their own marker, their secret guess, the reveal. The token comes
+// from the URL fragment (never sent with the page) and goes only in a header or the socket's first message.
+"use strict";
+(function () {
+  const $ = (sel) => document.querySelector(sel);
+  const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+  const token = location.hash.slice(1);
+  const base = `/api/tables/${encodeURIComponent(tableId)}/dreams/me`;
+  let current = null;
+  let markerShown = false;
+  let denied = false;
+
+  function h(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else if (k.startsWith("data-") || k === "class" || k === "style") e.setAttribute(k, v);
+      else e[k] = v;
+    }
+    for (const c of children) if (c !== null && c !== undefined) e.append(c);
+    return e;
+  }
+
+  function refuse() {
+    denied = true;
+    $("#denied").hidden = false;
+    $("#me").hidden = true;
+  }
+
+  async function play(text) {
+    const res = await fetch(`${base}/moves`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Player-Token": token },
+      body: JSON.stringify({ move: text }),
+    });
+    const data = await res.json().catch(() => ({}));
+    if (res.status === 403 && !current) return refuse();
+    if (!res.ok) { $("#error").textContent = (data.detail && data.detail.reason) || res.statusText; return; }
+    $("#error").textContent = "";
+    render(data);
+  }
+
+  function choiceButton(text, label, attrs) {
+    return h("li", {}, h("button", { type: "button", ...attrs, onclick: () => play(text) }, ...label));
+  }
+
+  function phaseText(v, snap) {
+    if (snap.over) return `Game over. Winner${snap.winners.length > 1 ? "s" : ""}: ${snap.winners.join(", ")}`;
+    switch (v.phase) {
+      case "layout": return `Round ${v.round}: the dream cards are being laid out.`;
+      case "deal": return `Round ${v.round}: ${v.dealer} deals the Gods markers.`;
+      case "stars": return v.turn === v.me.player ? `Round ${v.round}: your turn to place a star.` : `Round ${v.round}: ${v.turn} places a star.`;
+      case "guess": return `Round ${v.round}: guess in secret.`;
+      default: return "";
+    }
+  }
+
+  function render(snap) {
+    if (current && snap.version !== undefined && current.version > snap.version) return;  // stale
+    current = snap;
+    const v = snap.view;
+    const me = v.me;
+    $("#me").hidden = false;
+    $("#who").textContent = `${me.player} (${me.colour})`;
+    document.title = `Dreams · ${me.player}`;
+    $("#phase").textContent = phaseText(v, snap);
+
+    const marker = $("#marker");
+    marker.innerHTML = "";
+    marker.className = "dreams-marker" + (me.role === "mortal" ? " mortal" : "");
+    if (me.marker === null) marker.append("No marker yet.");
+    else if (me.role === "mortal") marker.append(h("strong", {}, "☾ mortal"), "You are the mortal. Find the true vision, and blend in.");
+    else marker.append(h("strong", {}, me.marker), `You are a God. The true vision is image ${me.marker}.`);
+    marker.hidden = !markerShown;
+    $("#marker-toggle").textContent = markerShown ? "Hide my marker" : "Show my marker";
+
+    const entries = snap.legal_moves.filter((m) => m.includes(" marker "));
+    $("#enter-marker").hidden = entries.length === 0;
+    const mc = $("#marker-choices");
+    mc.innerHTML = "";
+    for (const m of entries) {
+      const value = m.split(" ").pop();
+      mc.append(choiceButton(m, [value === "mortal" ? "☾ mortal" : value], { "data-marker": value }));
+    }
+
+    const guesses = snap.legal_moves.filter((m) => m.includes(" guesses "));
+    $("#guess").hidden = guesses.length === 0;
+    const gc = $("#guess-choices");
+    gc.innerHTML = "";
+    if (guesses.length) {
+      $("#guess-prompt").textContent = me.role === "mortal"
+        ? "Which image is the true vision? Your guess is locked at once."
+        : "Who is the mortal? Your guess is locked at once.";
+      const byColour = Object.fromEntries(Object.entries(v.colours).map(([p, c]) => [c, p]));
+      for (const m of guesses) {
+        const target = m.split(" ").pop();
+        const label = /^\d$/.test(target)
+          ? [`image ${target}`]
+          : [h("span", { class: "swatch", style: `background:${target}` }), `${byColour[target]} (${target})`];
+        gc.append(choiceButton(m, label, { "data-guess": target }));
+      }
+    }
+    $("#my-guess").textContent = me.guess === null ? "" : `Your guess is locked: ${
+      /^\d$/.test(me.guess) ? "image " + me.guess : Object.keys(v.colours).find((p) => v.colours[p] === me.guess) + " (" + me.guess + ")"}`;
+
+    const res = $("#result");
+    res.innerHTML = "";
+    const last = v.results[v.results.length - 1];
+    if (last) {
+      const mine = last.awards.find((a) => a.player === me.player);
+      res.append(
+        h("p", { class: "dreams-reveal" }, `Round ${last.number}: the true vision was image ${last.vision}; the mortal was ${last.mortal}.`),
+        h("p", { class: "dreams-my-points" }, `You got +${mine.points}${mine.reasons.length ? " (" + mine.reasons.join(", ") + ")" : ""}.`),
+      );
+    }
+    const sc = $("#scores");
+    sc.innerHTML = "";
+    for (const p of v.players) sc.append(h("li", { "data-player": p }, `${p}: ${v.scores[p]}`));
+  }
+
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${proto}://${location.host}${base}/live`);
+    ws.onopen = () => { ws.send(JSON.stringify({ token })); };
+    ws.onmessage = (ev) => {
+      $("#conn").textContent = "live";
+      $("#conn").classList.add("live");
+      render(JSON.parse(ev.data));
+    };
+    ws.onclose = (ev) => {
+      $("#conn").textContent = "offline";
+      $("#conn").classList.remove("live");
+      if (ev.code === 4403 || ev.code === 4404) return refuse();
+      if (!denied) setTimeout(connect, 1000);
+    };
+  }
+
+  $("#marker-toggle").addEventListener("click", () => {
+    markerShown = !markerShown;
+    if (current) render(current);
+  });
+  if (!tableId || !/^[0-9a-f]{64}$/.test(token)) refuse();
+  else connect();
+})();

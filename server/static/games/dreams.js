@@ -1,0 +1,218 @@
+// Dreams on the shared screen: the firmament and its stars, the four dream cards, whose turn,
+// who has guessed, the reveal and its points, the Gods track, and the hand-out of private links.
+// It shows only the public snapshot: no role and no guess before the reveal.
+"use strict";
+window.TableSightGames = window.TableSightGames || {};
+(function () {
+  const KIND_LABEL = { clear: "clear", grey: "grey", black: "black" };
+  // Survives re-renders: which star kind is chosen, which link is on screen, the link list.
+  const ui = { kind: null, kindFor: null, shownLink: null, links: null, linksFor: null, linksBusy: false, lastSnap: null };
+
+  function h(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") e.className = v;
+      else if (k === "style") e.style.cssText = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else if (k.startsWith("data-")) e.setAttribute(k, v);
+      else e[k] = v;
+    }
+    for (const c of children) if (c !== null && c !== undefined) e.append(c);
+    return e;
+  }
+
+  function starEl(s, colours) {
+    return h("span", {
+      class: `dreams-star kind-${s.kind}`,
+      "data-player": s.player,
+      "data-kind": s.kind,
+      title: `${s.player}: ${s.kind}`,
+      style: `left:${s.x * 100}%;top:${s.y * 100}%;--ring:${colours[s.player] || "#fff"}`,
+    }, "★");
+  }
+
+  function firmament(stars, colours, onClick) {
+    const f = h("div", { class: "dreams-firmament" + (onClick ? " clickable" : "") });
+    for (const s of stars) f.append(starEl(s, colours));
+    if (onClick) {
+      f.addEventListener("click", (ev) => {
+        const r = f.getBoundingClientRect();
+        const x = Math.min(1, Math.max(0, (ev.clientX - r.left) / r.width));
+        const y = Math.min(1, Math.max(0, (ev.clientY - r.top) / r.height));
+        onClick(x.toFixed(3), y.toFixed(3));
+      });
+    }
+    return f;
+  }
+
+  function cards(cardList, stars, colours, vision) {
+    const grid = h("div", { class: "dreams-cards" });
+    for (const c of cardList) {
+      const card = h("div", { class: "dreams-card" + (vision === c.image ? " vision" : ""), "data-image": String(c.image) },
+        h("span", { class: "dreams-image-number" }, String(c.image)),
+        h("span", { class: "dreams-card-id" }, `dream card ${c.card}`));
+      for (const s of stars) card.append(starEl(s, colours));
+      grid.append(card);
+    }
+    return grid;
+  }
+
+  function track(v) {
+    const t = h("div", { class: "dreams-track", title: `Gods track, the game ends after a round in which someone reaches ${v.goal}` });
+    for (let i = 0; i <= 20; i++) {
+      const cell = h("div", { class: "dreams-space" + (i === v.goal ? " goal" : "") }, h("small", {}, String(i)));
+      for (const p of v.players) {
+        if (v.scores[p] === i) cell.append(h("span", { class: "dreams-moon", title: p, style: `background:${v.colours[p]}` }, "☾"));
+      }
+      t.append(cell);
+    }
+    return t;
+  }
+
+  function statusLine(v, snap) {
+    const s = h("p", { class: "dreams-turn" });
+    if (snap.over) s.textContent = `Game over after round ${v.round}. Winner${snap.winners.length > 1 ? "s" : ""}: ${snap.winners.join(", ")}`;
+    else if (v.phase === "layout") s.textContent = `Round ${v.round}: lay out four dream cards (${v.dealer} deals this round).`;
+    else if (v.phase === "deal") {
+      s.textContent = `Round ${v.round}: ${v.dealer} mixes and deals the Gods markers.`;
+      if (v.markers_entered.length) s.textContent += ` Entered on their own links: ${v.markers_entered.join(", ")}.`;
+      if (v.void_deals) s.textContent += " The markers entered were not one stack: everybody enter yours again.";
+    } else if (v.phase === "stars") s.textContent = `Round ${v.round}: ${v.turn} places a star (${v.stars_left[v.turn].join(", ")} left).`;
+    else if (v.phase === "guess") {
+      const waiting = v.players.filter((p) => !v.guessed.includes(p));
+      s.textContent = `Round ${v.round}: everybody guesses on their own link. Waiting for ${waiting.join(", ")}.`;
+    }
+    return s;
+  }
+
+  function starPicker(v, api, errorEl) {
+    if (ui.kindFor !== `${v.round}:${v.turn}:${v.stars.length}` || !v.stars_left[v.turn].includes(ui.kind)) {
+      ui.kind = v.stars_left[v.turn][0];
+      ui.kindFor = `${v.round}:${v.turn}:${v.stars.length}`;
+    }
+    const box = h("div", { class: "dreams-picker" }, `${v.turn}'s star: `);
+    for (const k of v.stars_left[v.turn]) {
+      box.append(h("button", {
+        type: "button", class: "dreams-kind" + (ui.kind === k ? " chosen" : ""), "data-kind": k, textContent: KIND_LABEL[k],
+        onclick: (ev) => {
+          ui.kind = k;
+          for (const b of box.querySelectorAll("button")) b.classList.toggle("chosen", b === ev.currentTarget);
+        },
+      }));
+    }
+    box.append(h("span", { class: "hint" }, " then click its place on the firmament"));
+    return box;
+  }
+
+  function guessBoard(v) {
+    const ul = h("ul", { class: "dreams-guessed" });
+    for (const p of v.players) {
+      const done = v.guessed.includes(p);
+      ul.append(h("li", { "data-player": p, class: done ? "locked" : "" }, `${p}: ${done ? "guess locked" : "thinking…"}`));
+    }
+    return ul;
+  }
+
+  function result(r, colours) {
+    const box = h("div", { class: "dreams-result", "data-round": String(r.number) });
+    box.append(h("p", { class: "dreams-reveal" },
+      `Round ${r.number}: the true vision was image ${r.vision}; the mortal was ${r.mortal} (${colours[r.mortal]}).`));
+    const ul = h("ul", { class: "dreams-awards" });
+    for (const a of r.awards) {
+      const g = r.guesses[a.player];
+      const guessed = a.player === r.mortal ? `guessed image ${g}` : `suspected ${Object.keys(colours).find((p) => colours[p] === g)} (${g})`;
+      ul.append(h("li", { "data-player": a.player },
+        `${a.player} ${guessed}: +${a.points}${a.reasons.length ? " (" + a.reasons.join(", ") + ")" : ""} → ${r.scores[a.player]}`));
+    }
+    box.append(ul);
+    return box;
+  }
+
+  async function loadLinks(tableId, round) {
+    if (ui.linksBusy) return;
+    ui.linksBusy = true;
+    try {
+      const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/dreams/links`);
+      if (res.ok) { ui.links = await res.json(); ui.linksFor = `${tableId}:${round}`; }
+    } finally { ui.linksBusy = false; }
+  }
+
+  function linksPanel(v, snap, api, rerender) {
+    const box = h("div", { class: "dreams-links" });
+    if (!ui.links || ui.linksFor !== `${api.tableId}:${snap.version}`) {
+      loadLinks(api.tableId, snap.version).then(() => { if (ui.links) rerender(); });
+    }
+    if (!ui.links || !ui.links.open) {
+      if (ui.links) box.append(h("p", { class: "hint" }, "Private links were handed out during set-up."));
+      return box;
+    }
+    box.append(h("h3", {}, "Private links"),
+      h("p", { class: "hint" }, "One at a time, come to the screen, show your link, open it on your phone, hide it. Each link is shown once."));
+    if (ui.shownLink) {
+      box.append(h("p", { class: "dreams-link" }, `${ui.shownLink.player}: `,
+        h("a", { class: "dreams-link-url", href: ui.shownLink.url, target: "_blank", textContent: ui.shownLink.url }), " ",
+        h("button", { type: "button", class: "dreams-link-hide", textContent: "Hide", onclick: () => { ui.shownLink = null; rerender(); } })));
+    }
+    const ul = h("ul", { class: "dreams-link-list" });
+    for (const entry of ui.links.players) {
+      const li = h("li", {}, `${entry.player} `);
+      if (entry.shown) li.append(h("span", { class: "hint" }, "has their link"));
+      else {
+        li.append(h("button", {
+          type: "button", "data-player": entry.player, textContent: `Show ${entry.player}'s link`,
+          onclick: async () => {
+            const res = await fetch(`/api/tables/${encodeURIComponent(api.tableId)}/dreams/links/${encodeURIComponent(entry.player)}`, { method: "POST" });
+            const data = await res.json().catch(() => ({}));
+            if (res.ok) ui.shownLink = data;
+            entry.shown = true;
+            rerender();
+          },
+        }));
+      }
+      ul.append(li);
+    }
+    box.append(ul);
+    return box;
+  }
+
+  window.TableSightGames.dreams = {
+    render(el, snap, api) {
+      const v = snap.view;
+      ui.lastSnap = snap;
+      // A late answer (the link list) redraws only if no newer snapshot has been drawn since.
+      const rerender = () => { if (ui.lastSnap === snap) { el.innerHTML = ""; window.TableSightGames.dreams.render(el, snap, api); } };
+      el.classList.add("dreams");
+      el.append(statusLine(v, snap));
+      const error = h("p", { class: "error dreams-error", role: "alert" });
+      const last = v.results[v.results.length - 1];
+      // Between rounds the last round's sky stays up with the reveal, until new cards are laid out.
+      const showLast = last && (v.phase === "layout" || snap.over);
+      const stars = showLast ? last.stars : v.stars;
+      const cardList = showLast ? last.cards.map((c, i) => ({ image: i + 1, card: c })) : v.cards;
+      let onClick = null;
+      if (v.phase === "stars" && !snap.over) {
+        el.append(starPicker(v, api, error));
+        onClick = async (x, y) => {
+          try { await api.play(`${v.turn} places ${ui.kind} at ${x} ${y}`); error.textContent = ""; }
+          catch (err) { error.textContent = err.message; }
+        };
+      }
+      const sky = h("div", { class: "dreams-sky" }, firmament(stars, v.colours, onClick));
+      if (cardList.length) sky.append(cards(cardList, stars, v.colours, showLast ? last.vision : null));
+      el.append(sky, error);
+      if (v.phase === "guess") el.append(guessBoard(v));
+      if (last) el.append(result(last, v.colours));
+      el.append(track(v));
+      el.append(linksPanel(v, snap, api, rerender));
+    },
+  };
+
+  // The page's stylesheet is the lead's; Dreams brings its own rules once.
+  if (!document.getElementById("dreams-style")) {
+    const link = document.createElement("link");
+    link.id = "dreams-style";
+    link.rel = "stylesheet";
+    link.href = "/static/dreams/dreams.css";
+    document.head.append(link);
+  }
+})();

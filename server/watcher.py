@@ -1,0 +1,133 @@
+"""Hands-free play: the camera's stable view, reconciled with the engine, becomes moves.
+
+Runs in the camera thread (CameraFeed calls `process` on every new frame), so the detector
+runs once per frame for both the annotated picture and the game.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import asdict
+from typing import Callable
+
+import cv2
+import numpy as np
+
+from rules.core import RulesError
+from rules.core.reconcile import reconcile
+from server.service import TableNotFound, TableService
+from vision.hands import hand_in_view
+from vision.stability import Stabilizer
+
+
+class TableWatcher:
+    """Watches one table at a time; `process(frame)` returns the annotated frame."""
+
+    def __init__(self, service: TableService, detector_loader: Callable[[], object], readers: dict, required: int = 5):
+        self.service = service
+        self._load = detector_loader
+        self._detector = None
+        self.readers = readers
+        self.required = required
+        self._lock = threading.Lock()
+        self.table_id: str | None = None
+        self._stable = Stabilizer(required)
+        self.state = "idle"
+        self.detail = ""
+        self.last_view: dict | None = None
+        self.applied = 0
+
+    # -- control (from the API) -------------------------------------------------------------
+    def watch(self, table_id: str | None) -> None:
+        """Follow `table_id` (None: stop); a fresh start needs a fresh run of stable frames."""
+        if table_id is not None:
+            self.service.table(table_id)
+        with self._lock:
+            old, self.table_id = self.table_id, table_id
+            self._stable = Stabilizer(self.required)
+            self.state, self.detail = ("watching", "") if table_id else ("idle", "")
+        for tid in {old, table_id} - {None}:
+            self.service.set_camera_note(tid, self.note(tid))
+
+    def note(self, table_id: str) -> dict:
+        """What the camera is doing for `table_id`, for the page."""
+        with self._lock:
+            if table_id != self.table_id:
+                return {"watching": False}
+            return {"watching": True, "state": self.state, "detail": self.detail,
+                    "last_view": self.last_view, "applied": self.applied}
+
+    def status(self) -> dict:
+        with self._lock:
+            return {"table": self.table_id, "state": self.state, "detail": self.detail,
+                    "last_view": self.last_view, "applied": self.applied}
+
+    # -- the frame path ----------------------------------------------------------------------
+    def detector(self):
+        if self._detector is None:
+            self._detector = self._load()
+        return self._detector
+
+    def process(self, frame: np.ndarray) -> np.ndarray:
+        """Read one frame: skip it under a hand, else read, stabilise, reconcile, annotate."""
+        from vision.detector import annotate
+
+        with self._lock:
+            tid, stable = self.table_id, self._stable
+        if tid is None:
+            return annotate(frame, self.detector().detect(frame))
+        try:
+            game = self.service.table(tid).record.game
+        except TableNotFound:
+            self.watch(None)
+            return frame
+        reader = self.readers.get(game)
+        if reader is None:
+            self._set(tid, "unreadable", f"the camera does not read {game} yet")
+            return annotate(frame, self.detector().detect(frame))
+        if hand_in_view(frame):
+            stable.feed(None)
+            self._set(tid, "hand", "a hand is over the table: not reading")
+            return _banner(frame.copy(), "hand over the table: not reading")
+        reading = reader(frame, self.detector())
+        with self._lock:
+            self.last_view = reading.view
+        view = stable.feed(reading.view)
+        if view is not None:
+            self._reconcile(tid, view)
+        return annotate(frame, reading.drawables) if reading.drawables is not None else frame
+
+    def _reconcile(self, tid: str, view: dict) -> None:
+        match = self.service.match(tid)
+        result = reconcile(match.engine, match.state, view)
+        if result.status == "apply":
+            try:
+                for text in result.moves:
+                    self.service.play(tid, text, source="camera")
+                with self._lock:
+                    self.applied += len(result.moves)
+                self.service.set_candidates(tid, [], "")
+                self._set(tid, "watching", f"camera played: {'; '.join(result.moves)}")
+            except RulesError as exc:  # the game moved on by hand meanwhile: ask instead
+                self.service.set_candidates(tid, [result.moves], f"could not play it: {exc.reason}")
+                self._set(tid, "ask", exc.reason)
+        elif result.status == "ask":
+            self.service.set_candidates(tid, result.candidates, result.reason)
+            self._set(tid, "ask", result.reason)
+        elif result.status == "unexplained":
+            self._set(tid, "watching", result.reason)
+        else:
+            self._set(tid, "watching", "")
+
+    def _set(self, tid: str, state: str, detail: str) -> None:
+        with self._lock:
+            changed = (self.state, self.detail) != (state, detail)
+            self.state, self.detail = state, detail
+        if changed:
+            self.service.set_camera_note(tid, self.note(tid))
+
+
+def _banner(frame: np.ndarray, text: str) -> np.ndarray:
+    cv2.rectangle(frame, (0, 0), (frame.shape[1], 28), (0, 0, 160), -1)
+    cv2.putText(frame, text, (8, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1, cv2.LINE_AA)
+    return frame

@@ -1,0 +1,30 @@
+"""'Check a Quarx count': a photo that is not one gets a 400 with a reason, never a 500."""
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from server.app import create_app
+
+
+@pytest.fixture
+def client(tmp_path):
+    with TestClient(create_app(tmp_path / "t.sqlite")) as c:
+        yield c
+
+
+@pytest.mark.parametrize("data", [b"", b"not an image at all", b"\x89PNG\r\n\x1a\n" + b"\x00" * 64])
+def test_corrupt_photo_is_a_400_with_a_reason(client, data):
+    r = client.post("/api/quarx/count", files={"image": ("x.png", data, "image/png")})
+    assert r.status_code == 400
+    assert r.json()["detail"]["reason"]
+
+
+def test_missing_file_field_is_a_422(client):
+    r = client.post("/api/quarx/count", data={"nothing": "here"})
+    assert r.status_code == 422 and "image" in r.json()["detail"]["reason"]
+
+
+def test_camera_count_without_a_camera_is_a_404(client):
+    r = client.post("/api/quarx/count-camera")
+    assert r.status_code == 404 and "without a camera" in r.json()["detail"]["reason"]

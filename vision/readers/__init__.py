@@ -1,0 +1,12 @@
+"""Per-game readers: a frame in, that game's TableView out (see rules.core.reconcile).
+
+A reader is `read(frame, detector) -> Reading`; READERS maps a game name to its reader.
+"""
+from __future__ import annotations
+
+from vision.readers.base import Reading
+from vision.readers.quarx import read_quarx
+
+READERS = {"quarx": read_quarx}
+
+__all__ = ["READERS", "Reading"]
