@@ -89,6 +89,8 @@ class TableWatcher:
             stable.feed(None)
             self._set(tid, "hand", "a hand is over the table: not reading")
             return _banner(frame.copy(), "hand over the table: not reading")
+        if self.state == "hand":
+            self._set(tid, "watching", "")
         reading = reader(frame, self.detector())
         with self._lock:
             self.last_view = reading.view

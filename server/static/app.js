@@ -114,6 +114,10 @@ async function showTable(id) {
     catch (err) { showError($("#error"), err); }
   });
   $("#chance-random").addEventListener("click", () => play(id, "random"));
+  $("#watch").addEventListener("change", async (ev) => {
+    try { await api("POST", "/api/camera/watch", { table: ev.target.checked ? id : null }); showError($("#error"), null); }
+    catch (err) { ev.target.checked = false; showError($("#error"), err); }
+  });
   $("#move-filter").addEventListener("input", () => current && renderMoves(current, tableApi));
   setupCamera();
   render(await api("GET", `/api/tables/${id}`), tableApi);
@@ -178,6 +182,7 @@ function render(snap, tableApi) {
     if ((snap.sources || [])[i] === "camera") li.classList.add("camera");
     hist.append(li);
   });
+  renderCamera(snap, tableApi);
   const renderer = window.TableSightGames[snap.game];
   const view = $("#game-view");
   if (renderer) { view.innerHTML = ""; renderer.render(view, snap, tableApi); }
@@ -210,15 +215,43 @@ function renderMoves(snap, tableApi) {
   }
 }
 
+function renderCamera(snap, tableApi) {
+  const cam = snap.camera || { watching: false };
+  $("#watch").checked = !!cam.watching;
+  $("#camera-note").textContent = cam.watching
+    ? `camera: ${cam.state}${cam.detail ? " · " + cam.detail : ""} · ${cam.applied || 0} moves played by the camera`
+    : "";
+  const box = $("#candidates");
+  const cands = snap.candidates || [];
+  box.hidden = cands.length === 0;
+  $("#candidates-reason").textContent = snap.candidates_reason ? `The camera is not sure: ${snap.candidates_reason}. Which was it?` : "";
+  const list = $("#candidate-list");
+  list.innerHTML = "";
+  cands.forEach((moves, i) => {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "candidate";
+    b.textContent = moves.join(" ; ");
+    b.addEventListener("click", async () => {
+      try { await api("POST", `/api/tables/${tableApi.tableId}/camera/choose`, { candidate: i }); showError($("#error"), null); }
+      catch (err) { showError($("#error"), err); }
+    });
+    li.append(b);
+    list.append(li);
+  });
+}
+
 function setupCamera() {
   const img = $("#camera");
   img.src = "/api/camera/stream.mjpg";
   const poll = async () => {
     try {
       const st = await api("GET", "/api/camera/status");
-      $("#camera-status").textContent = st.state === "off"
-        ? "no camera source"
-        : `${st.source}: ${st.state}${st.detail ? " (" + st.detail + ")" : ""}`;
+      let text = st.state === "off" ? "no camera source" : `${st.source}: ${st.state}${st.detail ? " (" + st.detail + ")" : ""}`;
+      if (st.losses) text += ` · lost ${st.losses}× (last: ${st.last_problem})`;
+      if (st.annotation && st.annotation !== "on") text += ` · detector ${st.annotation}`;
+      $("#camera-status").textContent = text;
     } catch (err) { $("#camera-status").textContent = "camera status unavailable"; }
   };
   poll();
