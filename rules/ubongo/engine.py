@@ -274,8 +274,8 @@ class UbongoEngine(Engine[UbongoState]):
             to_move=self.to_move(state),
             free={"black": black, "white": white},
             shapes={f: [list(c) for c in sorted(state.comps.shape(f))] for f in faces},
-            dice={"black": [list(d) for d in dice_b], "white": [list(d) for d in dice_w]},
-            placements=scoring.placements(state) if state.phase == OVER else {},
+            dice_faces={"black": [list(d) for d in dice_b], "white": [list(d) for d in dice_w]},
+            ranks=scoring.ranks(state) if state.phase == OVER else {},
         )
         return data
 

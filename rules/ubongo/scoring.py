@@ -62,7 +62,7 @@ def winners(state: UbongoState) -> list[str]:
     return [p for p in state.players if sums[p] == best]
 
 
-def placements(state: UbongoState) -> dict[str, int]:
+def ranks(state: UbongoState) -> dict[str, int]:
     """Final rank of each player, tied players sharing a rank (1 = first)."""
     sums = totals(state)
     return {p: 1 + sum(1 for q in state.players if sums[q] > sums[p]) for p in state.players}

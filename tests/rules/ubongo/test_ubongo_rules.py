@@ -215,7 +215,7 @@ def test_ties_share_the_placement():
         play_round(m, ["Ann", "Bob"])
     assert ENGINE.is_over(m.state)
     assert ENGINE.winners(m.state) == ["Ann", "Bob"]
-    assert ENGINE.view(m.state)["placements"] == {"Ann": 1, "Bob": 1, "Cid": 3}
+    assert ENGINE.view(m.state)["ranks"] == {"Ann": 1, "Bob": 1, "Cid": 3}
 
 
 def test_five_area_option_for_two_players():
