@@ -6,7 +6,7 @@ window.TableSightGames = window.TableSightGames || {};
 (function () {
   const KIND_LABEL = { clear: "clear", grey: "grey", black: "black" };
   // Survives re-renders: which star kind is chosen, which link is on screen, the link list.
-  const ui = { kind: null, kindFor: null, shownLink: null, links: null, linksFor: null, linksBusy: false, lastSnap: null };
+  const ui = { kind: null, kindFor: null, shownLink: null, links: null, linksFor: null, linksLoading: null, lastSnap: null };
 
   function h(tag, attrs, ...children) {
     const e = document.createElement(tag);
@@ -128,19 +128,27 @@ window.TableSightGames = window.TableSightGames || {};
     return box;
   }
 
-  async function loadLinks(tableId, round) {
-    if (ui.linksBusy) return;
-    ui.linksBusy = true;
-    try {
-      const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/dreams/links`);
-      if (res.ok) { ui.links = await res.json(); ui.linksFor = `${tableId}:${round}`; }
-    } finally { ui.linksBusy = false; }
+  // One request at a time; whoever asks while it runs shares it.
+  function loadLinks(tableId, version) {
+    if (!ui.linksLoading) {
+      ui.linksLoading = fetch(`/api/tables/${encodeURIComponent(tableId)}/dreams/links`)
+        .then((res) => (res.ok ? res.json() : null))
+        .then((data) => {
+          if (!data) return false;
+          ui.links = data;
+          ui.linksFor = `${tableId}:${version}`;
+          return true;
+        })
+        .catch(() => false)
+        .finally(() => { ui.linksLoading = null; });
+    }
+    return ui.linksLoading;
   }
 
   function linksPanel(v, snap, api, rerender) {
     const box = h("div", { class: "dreams-links" });
     if (!ui.links || ui.linksFor !== `${api.tableId}:${snap.version}`) {
-      loadLinks(api.tableId, snap.version).then(() => { if (ui.links) rerender(); });
+      loadLinks(api.tableId, snap.version).then((ok) => { if (ok) rerender(); });
     }
     if (!ui.links || !ui.links.open) {
       if (ui.links) box.append(h("p", { class: "hint" }, "Private links were handed out during set-up."));
@@ -179,8 +187,8 @@ window.TableSightGames = window.TableSightGames || {};
     render(el, snap, api) {
       const v = snap.view;
       ui.lastSnap = snap;
-      // A late answer (the link list) redraws only if no newer snapshot has been drawn since.
-      const rerender = () => { if (ui.lastSnap === snap) { el.innerHTML = ""; window.TableSightGames.dreams.render(el, snap, api); } };
+      // A late answer (the link list) redraws the newest snapshot drawn, never an older one.
+      const rerender = () => { const latest = ui.lastSnap; el.innerHTML = ""; window.TableSightGames.dreams.render(el, latest, api); };
       el.classList.add("dreams");
       el.append(statusLine(v, snap));
       const error = h("p", { class: "error dreams-error", role: "alert" });
