@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 import random
+from functools import lru_cache
 
 from rules.core.match import Match
 from rules.diceline import state as S
@@ -28,9 +29,14 @@ def match_until(n: int, seed: int, phase: str) -> Match:
     return m
 
 
+@lru_cache(maxsize=None)
+def _first_turn(n: int, seed: int) -> S.DicelineState:
+    return match_until(n, seed, S.ACTIONS).state
+
+
 def turn_state(n: int = 3, seed: int = 1) -> S.DicelineState:
     """A fresh copy of a phase-2 state at the first turn of round 1."""
-    return copy.deepcopy(match_until(n, seed, S.ACTIONS).state)
+    return copy.deepcopy(_first_turn(n, seed))
 
 
 def current(state: S.DicelineState) -> S.Player:
