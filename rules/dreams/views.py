@@ -4,8 +4,9 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any, Callable
 
+from rules.core.errors import RulesError
 from rules.dreams.components import GOAL, POSITION_STEPS
-from rules.dreams.moves import MORTAL, Deal, Guess, MarkerEntry
+from rules.dreams.moves import MORTAL, Deal, Guess, LayOut, MarkerEntry
 from rules.dreams.state import DEAL, LAYOUT, OVER, DreamsState, Star
 
 
@@ -69,17 +70,28 @@ def history(state: DreamsState, moves: list[str], player: str | None, parse: Cal
     """The move log; this round's deal, marker entries and guesses stay hidden until the reveal."""
     if state.phase in (LAYOUT, OVER):
         return list(moves)  # every round in the log has been revealed
-    start = max((i for i, t in enumerate(moves) if t.lower().startswith("dreams ")), default=0)
+    start = _round_start(moves, parse)
     out = list(moves[:start])
     for text in moves[start:]:
         out.append(_redact(text, player, parse))
     return out
 
 
+def _round_start(moves: list[str], parse: Callable[[str], Any]) -> int:
+    """Index of this round's layout: parsed, since a player may be called "dreams"."""
+    for i in range(len(moves) - 1, -1, -1):
+        try:
+            if isinstance(parse(moves[i]), LayOut):
+                return i
+        except RulesError:  # a line that does not parse is no layout
+            continue
+    return 0
+
+
 def _redact(text: str, player: str | None, parse: Callable[[str], Any]) -> str:
     try:
         move = parse(text)
-    except Exception:  # a log line that no longer parses is shown to nobody
+    except RulesError:  # a log line that no longer parses is shown to nobody
         return "(hidden move)"
     if isinstance(move, Deal):
         return "the Gods markers are dealt"

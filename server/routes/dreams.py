@@ -82,7 +82,7 @@ def _shown(request: Request, table_id: str) -> set[str]:
 def _setting_up(svc: TableService, table_id: str) -> bool:
     """True until the first Gods marker of the game is dealt or entered."""
     state = svc.match(table_id).state
-    return state.round == 1 and state.phase in ("layout", "deal") and not state.markers
+    return state.round == 1 and state.phase in ("layout", "deal") and not state.markers and not state.void_deals
 
 
 @router.get("/dreams/{table_id}", include_in_schema=False)

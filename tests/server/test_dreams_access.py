@@ -262,3 +262,20 @@ def test_public_undo_does_not_take_back_a_locked_guess(client, table):
     client.post(f"/api/tables/{tid}/dreams/me/moves", headers=me(tokens["Ann"]), json={"move": guess_for(st, "Ann")})
     r = client.post(f"/api/tables/{tid}/undo")
     assert r.status_code == 409 and "guesses" not in r.text
+
+
+def test_real_markers_are_entered_on_own_links_only(client):
+    tid = new_table(client)
+    tokens = {p: link_token(client, tid, p) for p in PLAYERS}
+    client.post(f"/api/tables/{tid}/moves", json={"move": "dreams 1 2 3 4"})
+    assert client.post(f"/api/tables/{tid}/moves", json={"move": "Ann marker 2"}).status_code == 403
+    assert client.post(f"/api/tables/{tid}/dreams/me/moves", headers=me(tokens["Ben"]), json={"move": "Ann marker 2"}).status_code == 403
+    r = client.post(f"/api/tables/{tid}/dreams/me/moves", headers=me(tokens["Ann"]), json={"move": "Ann marker 2"})
+    assert r.status_code == 200 and r.json()["view"]["me"]["marker"] == "2"
+    ben = client.get(f"/api/tables/{tid}/dreams/me", headers=me(tokens["Ben"])).json()
+    assert ben["view"]["me"]["marker"] is None and "Ann marker" not in json.dumps(ben)
+    assert "Ann marker 2" not in client.get(f"/api/tables/{tid}").text
+    assert client.post(f"/api/tables/{tid}/moves", json={"move": "random"}).status_code == 409  # the rest is in hands
+    for p, m in (("Ben", "mortal"), ("Cat", "2")):
+        client.post(f"/api/tables/{tid}/dreams/me/moves", headers=me(tokens[p]), json={"move": f"{p} marker {m}"})
+    assert (state(client, tid).phase, state(client, tid).mortal) == ("stars", "Ben")

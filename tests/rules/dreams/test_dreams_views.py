@@ -100,3 +100,15 @@ def test_undo_refusal_for_locked_guesses_and_dealt_markers():
     assert "dealt" in ENGINE.undo_refusal(m2.state, m2.moves[-1])
     place_all_stars(m2)
     assert ENGINE.undo_refusal(m2.state, m2.moves[-1]) is None
+
+
+def test_a_player_called_dreams_does_not_open_the_log():
+    from rules.core.match import Match
+
+    m = Match(ENGINE, ["dreams", "deal", "Bo"], seed=1)
+    m.play("dreams 1 2 3 4")
+    m.play("deal vision 2 mortal dreams")
+    place_all_stars(m)
+    m.play("dreams guesses 2")
+    public = ENGINE.history_view(m.state, m.moves)
+    assert "deal vision 2 mortal dreams" not in public and public[-1] == "dreams has locked a guess"
