@@ -59,3 +59,9 @@ GOD_UNSUSPECTED = 1  # "1 Gods point if nobody has guessed his color"
 # Assumption: firmament positions are recorded to a thousandth of its width and height
 # (x from the left edge, y from the top edge, both 0 to 1): finer than a star is wide.
 POSITION_STEPS = 1000
+
+# From the book: "Divide the 20 Gods markers into four face-down stacks. Each stack may contain only
+# markers of the same number (one marker less than there are players). Mix one Mortal marker into
+# each stack." 4 stacks x 5 = 20 Gods markers at 6 players, and 4 Mortal markers.
+GODS_MARKERS_PER_NUMBER = 5
+MORTAL_MARKERS = 4

@@ -8,6 +8,7 @@ from rules.core.engine import Engine
 from rules.core.errors import IllegalMove
 from rules.dreams import components as C
 from rules.dreams import views
+from rules.dreams.markers import deal
 from rules.dreams.moves import MORTAL, Deal, Guess, LayOut, MarkerEntry, Move, PlaceStar, parse
 from rules.dreams.scoring import awards
 from rules.dreams.state import (
@@ -245,8 +246,9 @@ class DreamsEngine(Engine[DreamsState]):
                 raise IllegalMove(
                     "the players are entering their own markers; the others must enter theirs", rule="deal out Gods markers"
                 )
-            # Which stack is chosen gives the vision; which marker each player gets gives the mortal.
-            return Deal(rng.choice(C.IMAGE_NUMBERS), rng.choice(state.players))
+            dealt = deal(state.players, state.dealer, rng)
+            mortal = next(p for p, m in dealt.items() if m == MORTAL)
+            return Deal(int(next(m for m in dealt.values() if m != MORTAL)), mortal)
         return super().sample_chance(state, rng)
 
     # -- results -----------------------------------------------------------------------

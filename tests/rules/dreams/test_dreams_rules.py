@@ -266,3 +266,17 @@ def test_the_draw_pile_is_reshuffled_when_spent():
     m.state.used_cards.extend(range(1, 73))
     m.play("dreams 1 2 3 4")
     assert m.state.cards == [1, 2, 3, 4]
+
+
+def test_four_stacks_of_one_number_and_a_mortal():
+    """'Divide the 20 Gods markers into four face-down stacks. Each stack may contain only markers of the
+    same number (one marker less than there are players). Mix one Mortal marker into each stack.'"""
+    from rules.dreams.markers import deal, marker_stacks
+
+    for n in range(3, 7):
+        stacks = marker_stacks(n)
+        assert len(stacks) == 4 and all(s.count("mortal") == 1 and len(set(s) - {"mortal"}) == 1 for s in stacks)
+        assert sum(len(s) - 1 for s in stacks) <= 20
+        dealt = deal([f"P{i}" for i in range(n)], 0, random.Random(n))
+        assert sorted(dealt) == sorted(f"P{i}" for i in range(n)) and list(dealt.values()).count("mortal") == 1
+    assert sum(len(s) - 1 for s in marker_stacks(6)) == 20
