@@ -6,6 +6,7 @@ import random
 from rules.dreams.components import GODS_MARKERS_PER_NUMBER, IMAGE_NUMBERS, MORTAL_MARKERS
 from rules.dreams.moves import MORTAL
 
+
 def marker_stacks(players: int) -> list[list[str]]:
     """One stack per image number: players - 1 Gods markers of that number and one Mortal marker."""
     assert players - 1 <= GODS_MARKERS_PER_NUMBER and len(IMAGE_NUMBERS) <= MORTAL_MARKERS
