@@ -16,7 +16,7 @@ import numpy as np
 from rules.core import RulesError
 from rules.core.reconcile import reconcile
 from server.service import TableNotFound, TableService
-from vision.hands import hand_in_view
+from vision.hands import HandDetector
 from vision.stability import Stabilizer
 
 
@@ -32,6 +32,7 @@ class TableWatcher:
         self._lock = threading.Lock()
         self.table_id: str | None = None
         self._stable = Stabilizer(required)
+        self._hands = HandDetector()
         self.state = "idle"
         self.detail = ""
         self.last_view: dict | None = None
@@ -45,6 +46,7 @@ class TableWatcher:
         with self._lock:
             old, self.table_id = self.table_id, table_id
             self._stable = Stabilizer(self.required)
+            self._hands = HandDetector()
             self.state, self.detail = ("watching", "") if table_id else ("idle", "")
         for tid in {old, table_id} - {None}:
             self.service.set_camera_note(tid, self.note(tid))
@@ -73,7 +75,7 @@ class TableWatcher:
         from vision.detector import annotate
 
         with self._lock:
-            tid, stable = self.table_id, self._stable
+            tid, stable, hands = self.table_id, self._stable, self._hands
         if tid is None:
             return annotate(frame, self.detector().detect(frame))
         try:
@@ -85,7 +87,7 @@ class TableWatcher:
         if reader is None:
             self._set(tid, "unreadable", f"the camera does not read {game} yet")
             return annotate(frame, self.detector().detect(frame))
-        if hand_in_view(frame):
+        if hands(frame):
             stable.feed(None)
             self._set(tid, "hand", "a hand is over the table: not reading")
             return _banner(frame.copy(), "hand over the table: not reading")

@@ -24,7 +24,7 @@ def frame_with(code: int) -> np.ndarray:
 
 def hand_frame() -> np.ndarray:
     f = frame_with(0)
-    f[20:, :30] = (120, 160, 220)  # skin-coloured arm from the edge (BGR)
+    f[20:, :30] = (60, 40, 30)  # a sleeved arm reaching in from the edge
     return f
 
 
@@ -72,7 +72,7 @@ def test_flicker_and_hands_break_the_run(setup):
 
 def test_hand_frames_are_reported_not_read(setup):
     app, svc, tid, w = setup
-    feed(w, [hand_frame()] * 5)
+    feed(w, [frame_with(0)] + [hand_frame()] * 5)
     assert svc.snapshot(tid)["camera"]["state"] == "hand"
     assert svc.snapshot(tid)["history"] == []
 
