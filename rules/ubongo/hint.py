@@ -15,8 +15,8 @@ and is marked `exact: False` (its rounds are then an upper bound).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import product
 
 from rules.ubongo.shapes import Cells, cell_name, normalize, orientations
@@ -32,6 +32,16 @@ class DiceOdds:
 
     black: tuple[tuple[frozenset[str], float], ...]
     white: tuple[tuple[frozenset[str], float], ...]
+    _folded: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def black_folded(self, needed: frozenset[str]) -> dict[frozenset[str], float]:
+        """The black odds by which of the `needed` faces show (the others do not matter)."""
+        if needed not in self._folded:
+            folded: dict[frozenset[str], float] = {}
+            for shown, p in self.black:
+                folded[shown & needed] = folded.get(shown & needed, 0.0) + p
+            self._folded[needed] = folded
+        return self._folded[needed]
 
 
 def dice_odds(black_dice: list[tuple[str, ...]], white_dice: list[tuple[str, ...]]) -> DiceOdds:
@@ -50,7 +60,12 @@ def dice_odds(black_dice: list[tuple[str, ...]], white_dice: list[tuple[str, ...
 
 def _key(cells: Cells) -> tuple:
     """The same value for every turned or mirrored copy of a shape."""
-    return min(tuple(sorted(o)) for o in orientations(normalize(cells)))
+    return _canonical(normalize(cells))
+
+
+@lru_cache(maxsize=4096)
+def _canonical(cells: Cells) -> tuple:
+    return min(tuple(sorted(o)) for o in orientations(cells))
 
 
 def finishing_pairs(search: FillSearch, rest: int, shapes: dict[str, Cells], black: list[str], white: list[str]) -> set[tuple[str | None, str | None]]:
@@ -78,9 +93,12 @@ def finishing_pairs(search: FillSearch, rest: int, shapes: dict[str, Cells], bla
 
 def finish_chance(odds: DiceOdds, finishing: set[tuple[str | None, str | None]]) -> float:
     """The chance that a roll shows some pair in `finishing`."""
+    if any(b is None and w is None for b, w in finishing):
+        return 1.0
+    folded = odds.black_folded(frozenset(b for b, _ in finishing if b is not None))
     total = 0.0
-    for shown_b, pb in odds.black:
-        if any(w is None and (b is None or b in shown_b) for b, w in finishing):
+    for shown_b, pb in folded.items():
+        if any(w is None and b in shown_b for b, w in finishing):
             total += pb
             continue
         wanted = {w for b, w in finishing if b is None or b in shown_b}
