@@ -34,6 +34,16 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _footage(args: argparse.Namespace) -> int:
+    from vision.synth.footage import quarx_script, render_quarx_footage, write_video
+
+    script = quarx_script(args.seed, rounds=args.rounds, hold=12)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    write_video(render_quarx_footage(script, args.seed), str(args.out))
+    print(f"{args.out}: {sum(s.frames for s in script.shots)} frames; reveals {script.reveals}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tablesight",
@@ -60,6 +70,16 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--no-detector", action="store_true", help="show the camera picture without detections")
     serve.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     serve.set_defaults(func=_serve)
+
+    footage = sub.add_parser(
+        "footage",
+        help="render the scripted demo footage (Quarx rounds with hands passing over)",
+        description="Render the bundled demo video from our own renderer: the footage `serve --source demo` plays.",
+    )
+    footage.add_argument("--out", type=Path, default=Path("datasets/demo/quarx_rounds.mp4"), help="video file to write")
+    footage.add_argument("--seed", type=int, default=1, help="renderer seed (default 1)")
+    footage.add_argument("--rounds", type=int, default=4, help="Quarx rounds (default 4)")
+    footage.set_defaults(func=_footage)
 
     try:
         from vision.commands import add_commands
