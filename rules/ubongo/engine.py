@@ -293,21 +293,20 @@ class UbongoEngine(Engine[UbongoState]):
             raise IllegalMove(f"{player!r} does not play at this table", rule="players")
         if player in state.finished or state.phase == OVER:
             return []
+        dice_b, dice_w = self.dice_in_play(state)
         if state.phase == TAKE and player not in state.taken:
             black, white = self.free_dice(state)
         elif state.phase in (TAKE, ENTER):
             if player in state.done:
                 return []
             b, w = state.taken[player]
-            left = list(state.unused.get(player, [b, w]))
+            left = list(state.unused.get(player, [b, w]))  # the grab is not over: nothing entered yet
             black = [left.pop(left.index(b))] if b in left else []
             white = [w] if w in left else []
         else:
             # Before the roll: any face the dice in play can show.
-            dice_b, dice_w = self.dice_in_play(state)
             black, white = sorted({f for d in dice_b for f in d}), sorted({f for d in dice_w for f in d})
-        dice_b, dice_w = self.dice_in_play(state)
-        names = set(black) | set(white) | {f for d in dice_b + dice_w for f in d}
+        names = {f for d in dice_b + dice_w for f in d} | set(black) | set(white)
         ranked = hints.rank_pairs(self.fill_search(state), self.empty_mask(state, player), black, white,
                                   {n: state.comps.shape(n) for n in names}, budget=budget,
                                   odds=hints.dice_odds(dice_b, dice_w))

@@ -183,7 +183,9 @@ def _likeliest(search: FillSearch, empty: int, entries: list, shapes: dict[str, 
     tried = 0
     for _, pb, pw in entries:
         rest = empty & ~(pb | pw)
-        if search.lower_bound(rest) > 1 or not search.fits(rest, 1):
+        if search.lower_bound(rest) > 1:
+            break  # fullest first: every later entry leaves at least as many cells
+        if not search.fits(rest, 1):
             continue
         if rest not in memo:
             memo[rest] = finish_chance(odds, finishing_pairs(search, rest, shapes, black, white))
