@@ -54,7 +54,7 @@ LAYOUT_PATTERNS: dict[int, str] = {
     10: "###/..#/.#.",  # hook
     11: "#../##./.##",  # stairs
     12: ".#./###/#..",  # F
-    13: "#.#/#../#.#",  # corners and side
+    13: "#../.#./###",  # diagonal on a bar
 }
 # BOOK: "Round 1-3: 6 points. Round 4: 4 points. Round 5: 2 points."
 LAYOUT_POINTS_BY_ROUND = {1: 6, 2: 6, 3: 6, 4: 4, 5: 2}
