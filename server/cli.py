@@ -44,6 +44,30 @@ def _footage(args: argparse.Namespace) -> int:
     return 0
 
 
+def _handsfree_eval(args: argparse.Namespace) -> int:
+    from server.handsfree_eval import run_quarx
+    from vision.detector import NoModelError, load_detector
+
+    try:
+        load_detector()
+    except NoModelError as exc:
+        print(f"tablesight handsfree-eval: {exc}", file=sys.stderr)
+        return 3
+    totals = {"expected": 0, "recognised": 0, "wrong": 0, "clicks": 0, "exact": 0}
+    for seed in range(1, args.seeds + 1):
+        r = run_quarx(seed, load_detector, rounds=args.rounds)
+        totals["expected"] += len(r.expected)
+        totals["recognised"] += r.recognised
+        totals["wrong"] += r.wrong
+        totals["clicks"] += r.clicks
+        totals["exact"] += r.exact
+        print(f"seed {seed}: {r.recognised}/{len(r.expected)} moves recognised, {r.wrong} wrong, {r.clicks} clicks, "
+              f"scores {r.scores} (script {r.expected_scores})")
+    print(f"total over {args.seeds} games: {totals['recognised']}/{totals['expected']} moves recognised, "
+          f"{totals['wrong']} wrong moves applied, {totals['clicks']} needed a click, {totals['exact']} games exact")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tablesight",
@@ -80,6 +104,16 @@ def build_parser() -> argparse.ArgumentParser:
     footage.add_argument("--seed", type=int, default=1, help="renderer seed (default 1)")
     footage.add_argument("--rounds", type=int, default=4, help="Quarx rounds (default 4)")
     footage.set_defaults(func=_footage)
+
+    hf = sub.add_parser(
+        "handsfree-eval",
+        help="measure hands-free play on scripted footage: moves recognised, wrong moves, clicks",
+        description="Run scripted Quarx games (rendered frames with hands and noise) through the whole "
+        "camera path and report how many moves the camera found, invented, or needed a click for.",
+    )
+    hf.add_argument("--seeds", type=int, default=10, help="number of scripted games (seeds 1..N)")
+    hf.add_argument("--rounds", type=int, default=3, help="rounds per game")
+    hf.set_defaults(func=_handsfree_eval)
 
     try:
         from vision.commands import add_commands
