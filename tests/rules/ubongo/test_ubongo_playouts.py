@@ -12,9 +12,13 @@ from rules.ubongo.solver import board
 from ubongo_helpers import ENGINE, random_playout
 
 
-def check_invariants(match: Match) -> None:
+def check_invariants(match: Match, before: dict[str, int] | None = None) -> None:
     st_ = match.state
     n = len(st_.players)
+    scores = ENGINE.scores(st_)
+    if before is not None:
+        assert all(scores[p] >= before[p] for p in st_.players)  # points are never taken away
+    assert not set(ENGINE.to_move(st_)) & set(st_.finished) or st_.phase == "roll"  # finished players wait
     area = ENGINE.area_cells(st_) if st_.phase != "over" else None
     for p in st_.players:
         if area is not None:
@@ -44,8 +48,9 @@ def test_random_playouts_keep_invariants_and_replay(players, seed):
     match = Match(ENGINE, names, {"areas": 5} if players == 2 and seed % 2 else {}, seed=seed)
     steps = 0
     while not ENGINE.is_over(match.state) and steps < 400:
+        before = ENGINE.scores(match.state)
         random_playout(match, rng, max_moves=1)
-        check_invariants(match)
+        check_invariants(match, before)
         if steps % 7 == 0:
             check_texts(match)
         steps += 1
@@ -90,3 +95,23 @@ def test_legal_enters_are_exactly_the_fitting_placements():
         ENGINE.apply(match.state, m)  # each one is accepted
     assert len(got) == len(moves)
     assert {s for s, _ in got} == {"P5", "L3"}
+
+
+def test_move_counts_perft():
+    """Pinned legal-move counts at fixed positions (python-chess perft style); placements are checked against brute force in test_ubongo_solver."""
+    match = Match(ENGINE, ["Ann", "Bob", "Cid"], {}, seed=0)
+    match.play("roll black I4 P5 U5 white I1 I2 L3")
+    assert len(ENGINE.legal_moves(match.state)) == 3 * 3 * 3
+    for text in ("Ann takes black U5 white L3", "Bob takes black I4 white I1", "Cid takes black P5 white I2"):
+        match.play(text)
+    counts: dict[tuple[str, str], int] = {}
+    for m in ENGINE.legal_moves(match.state):
+        key = (m.player, getattr(m, "shape", "done"))
+        counts[key] = counts.get(key, 0) + 1
+    assert counts == {("Ann", "U5"): 16, ("Ann", "L3"): 30, ("Ann", "done"): 1, ("Bob", "I4"): 4, ("Bob", "I1"): 14,
+                      ("Bob", "done"): 1, ("Cid", "P5"): 36, ("Cid", "I2"): 20, ("Cid", "done"): 1}
+    per_area = []
+    for area in range(6):
+        match.state.area = area
+        per_area.append(len(ENGINE.legal_moves(match.state)))
+    assert per_area == [123, 119, 144, 155, 205, 196]
