@@ -7,7 +7,7 @@ from typing import Any, Callable
 from rules.core.errors import RulesError
 from rules.dreams.components import GOAL, POSITION_STEPS
 from rules.dreams.moves import MORTAL, Deal, Guess, LayOut, MarkerEntry
-from rules.dreams.state import DEAL, LAYOUT, OVER, DreamsState, Star
+from rules.dreams.state import LAYOUT, OVER, DreamsState, Star
 
 
 def _star(s: Star) -> dict:
