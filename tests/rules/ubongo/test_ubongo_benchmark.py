@@ -40,3 +40,11 @@ def test_bench_hint_four_players(benchmark):
     match.play("roll black L5 P5 U5 Z5 white I1 I2 I3 L3")
     hints = benchmark(ENGINE.hint, match.state, "Ann")
     assert len(hints) == 16 and hints[0]["rounds_left"] is not None
+
+
+def test_bench_hint_before_the_roll(benchmark):
+    """The heaviest hint: 4 players before the roll on area 1 (56 face pairs, most one round from full, so
+    the finishing chance is computed over every roll of 4 black and 4 white dice)."""
+    match = Match(ENGINE, ["Ann", "Bob", "Cid", "Dee"], {}, seed=0)
+    hints = benchmark(ENGINE.hint, match.state, "Ann")
+    assert len(hints) == 56 and hints[0]["rounds_left"] == 1 and hints[0]["chance"] > 0.9
