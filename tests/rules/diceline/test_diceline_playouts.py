@@ -26,7 +26,7 @@ def _finished(state: S.DicelineState) -> None:
     assert ENGINE.winners(state)
 
 
-@settings(derandomize=True, max_examples=25, deadline=None)
+@settings(derandomize=True, max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32), n=st.sampled_from([3, 4]))
 def test_random_playouts_never_raise_and_keep_invariants(seed, n):
     """Dice, tiles and markers counted after every move; the game ends after round 5."""
