@@ -76,3 +76,18 @@ def test_play_an_ubongo_round_by_clicking(page, server_url):
     page.click(".ubongo-done")
     expect(page.locator(".ubongo-status")).to_contain_text("round 2")
     expect(page.locator(".ubongo-board .cell.filled")).to_have_count(8)
+
+    # Round 2: the roll is entered die by die; the mirror button flips the shape before placing.
+    page.select_option('.ubongo-roll select[data-colour="black"][data-die="1"]', "L4")
+    page.select_option('.ubongo-roll select[data-colour="black"][data-die="2"]', "L4")
+    page.select_option('.ubongo-roll select[data-colour="white"][data-die="1"]', "I1")
+    page.select_option('.ubongo-roll select[data-colour="white"][data-die="2"]', "I1")
+    page.click(".ubongo-roll-enter")
+    expect(page.locator("#history li").last).to_have_text("roll black L4 L4 white I1 I1")
+    post(f"{server_url}/api/tables/{tid}/moves", {"move": "Ann takes black L4 white I1"})
+    post(f"{server_url}/api/tables/{tid}/moves", {"move": "Bob takes black L4 white I1"})
+    page.click('.ubongo-players button[data-player="Bob"]')
+    page.click('.ubongo-shapes button[data-shape="L4"]')
+    page.click(".ubongo-mirror")
+    page.click('.ubongo-board[data-player="Bob"] [data-cell="r1c4"]')
+    expect(page.locator("#history li").last).to_have_text("Bob enters L4 at r1c4 r2c2 r2c3 r2c4")

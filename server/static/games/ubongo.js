@@ -112,6 +112,10 @@
     el.append(h("p", { class: "ubongo-status", text: `Puzzle area ${v.area_number} of ${v.areas} · round ${v.round} · die-roller: ${v.roller_name}` }));
     el.append(h("p", { class: "ubongo-phase", text: phaseText(v) }));
     if (v.last && v.last.area) el.append(h("p", { class: "ubongo-last", text: lastText(v.last) }));
+    if (snap.over) {
+      const order = [...snap.players].sort((a, b) => v.ranks[a] - v.ranks[b]);
+      el.append(h("p", { class: "ubongo-final", text: "Final: " + order.map((p) => `${v.ranks[p]}. ${p} (${snap.scores[p]})`).join(", ") }));
+    }
 
     // Whose controls these are: one button per player.
     const who = h("div", { class: "ubongo-row ubongo-players" }, h("span", { text: "Playing as:" }));
@@ -122,6 +126,7 @@
     el.append(who);
 
     el.append(diceRow(v, "black"), diceRow(v, "white"));
+    if (v.phase === "roll") el.append(rollForm(v));
     if (v.phase === "take" && v.to_move.includes(me)) {
       const ready = ui.pick.black && ui.pick.white;
       el.append(h("div", { class: "ubongo-row" },
@@ -176,6 +181,23 @@
       if (!owner && v.phase === "take") die.addEventListener("click", () => { ui.pick[colour] = ui.pick[colour] === face ? null : face; redraw(); });
       row.append(die);
     });
+    return row;
+  }
+
+  // A person enters the faces the dice show: one choice per die in play.
+  function rollForm(v) {
+    const row = h("div", { class: "ubongo-row ubongo-roll" }, h("span", { text: "Rolled:" }));
+    const selects = { black: [], white: [] };
+    for (const colour of ["black", "white"]) {
+      v.dice_faces[colour].forEach((faces, i) => {
+        const sel = h("select", { "data-colour": colour, "data-die": String(i + 1), title: `${colour} die ${i + 1}` });
+        for (const f of [...new Set(faces)]) sel.append(h("option", { value: f }, f));
+        selects[colour].push(sel);
+        row.append(sel);
+      });
+    }
+    row.append(h("button", { type: "button", class: "ubongo-roll-enter",
+      onclick: () => send(`roll black ${selects.black.map((s) => s.value).join(" ")} white ${selects.white.map((s) => s.value).join(" ")}`) }, "Enter roll"));
     return row;
   }
 
