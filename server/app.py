@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib
+import json
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -66,6 +67,11 @@ def create_app(db_path: str | Path, source: FrameSource | None = None, detector:
             from vision.readers import READERS
 
             app.state.watcher = TableWatcher(app.state.tables, loader, READERS)
+            saved = store.get_meta(f"calibration:{source.spec.kind}:{source.spec.target}")
+            if saved:
+                from vision.calibration import Calibration
+
+                app.state.watcher.calibration = Calibration.from_json(json.loads(saved))
         camera_feed = CameraFeed(source, annotate=app.state.watcher.process if app.state.watcher else None)
     app.state.camera = camera_feed
 

@@ -44,6 +44,18 @@ def _footage(args: argparse.Namespace) -> int:
     return 0
 
 
+def _markers(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.calibration import marker_sheet
+
+    if not cv2.imwrite(str(args.out), marker_sheet()):
+        print(f"tablesight markers: cannot write {args.out}", file=sys.stderr)
+        return 2
+    print(f"{args.out}: print at 100% on A4")
+    return 0
+
+
 def _handsfree_eval(args: argparse.Namespace) -> int:
     from server.handsfree_eval import run_quarx
     from vision.detector import NoModelError, load_detector
@@ -104,6 +116,15 @@ def build_parser() -> argparse.ArgumentParser:
     footage.add_argument("--seed", type=int, default=1, help="renderer seed (default 1)")
     footage.add_argument("--rounds", type=int, default=4, help="Quarx rounds (default 4)")
     footage.set_defaults(func=_footage)
+
+    markers = sub.add_parser(
+        "markers",
+        help="write the printable ArUco marker sheet that calibrates a board automatically",
+        description="Write a printable page (A4 at 150 dpi) with corner markers 0-3 around a 3x3 board area. "
+        "Lay a board on it; the camera finds the markers and maps the board to a top-down grid.",
+    )
+    markers.add_argument("--out", type=Path, default=Path("tablesight-markers.png"), help="PNG to write")
+    markers.set_defaults(func=_markers)
 
     hf = sub.add_parser(
         "handsfree-eval",

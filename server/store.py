@@ -72,6 +72,15 @@ class EventStore:
                 return bytes.fromhex(value)
             return bytes.fromhex(row[0])
 
+    def get_meta(self, key: str) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return None if row is None else row[0]
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._lock:
+            self._db.execute("INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value))
+
     def create_table(self, game: str, players: list[str], options: dict, seed: int) -> TableRecord:
         rec = TableRecord(secrets.token_urlsafe(6), game, list(players), dict(options), seed, time.time())
         with self._lock:

@@ -37,6 +37,7 @@ class TableWatcher:
         self.detail = ""
         self.last_view: dict | None = None
         self.applied = 0
+        self.calibration = None  # vision.calibration.Calibration for board readers, set by the API
 
     # -- control (from the API) -------------------------------------------------------------
     def watch(self, table_id: str | None) -> None:

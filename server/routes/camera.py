@@ -42,6 +42,51 @@ def camera_watch(body: WatchIn, request: Request) -> dict:
     return watcher.status()
 
 
+class CalibrationIn(BaseModel):
+    corners: list[tuple[float, float]] | None = Field(default=None, description="four clicked corners, any order")
+    markers: bool = Field(default=False, description="find the printed corner markers instead")
+
+
+def _calibration_key(request: Request) -> str:
+    return f"calibration:{_feed(request).source.spec.kind}:{_feed(request).source.spec.target}"
+
+
+@router.get("/calibration")
+def get_calibration(request: Request) -> dict:
+    """The board calibration saved for this camera, if any."""
+    import json
+
+    raw = request.app.state.tables.store.get_meta(_calibration_key(request))
+    return {"calibration": None if raw is None else json.loads(raw)}
+
+
+@router.post("/calibration")
+def set_calibration(body: CalibrationIn, request: Request) -> dict:
+    """Calibrate from four clicked corners or from the printed markers; saved per camera."""
+    import json
+
+    from vision.calibration import from_clicks, from_markers
+
+    feed = _feed(request)
+    try:
+        if body.markers:
+            _, frame = feed.source.latest()
+            if frame is None:
+                raise ValueError("no camera picture yet")
+            cal = from_markers(frame)
+        elif body.corners is not None:
+            cal = from_clicks(body.corners)
+        else:
+            raise ValueError("send four 'corners' or 'markers': true")
+    except ValueError as exc:
+        raise HTTPException(400, detail={"reason": str(exc), "rule": "calibration"}) from None
+    data = cal.to_json()
+    request.app.state.tables.store.set_meta(_calibration_key(request), json.dumps(data))
+    if request.app.state.watcher is not None:
+        request.app.state.watcher.calibration = cal
+    return {"calibration": data}
+
+
 @router.get("/stream.mjpg")
 async def camera_stream(request: Request) -> StreamingResponse:
     feed = _feed(request)

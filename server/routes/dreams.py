@@ -28,6 +28,8 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
+from rules.core.errors import RulesError
+from rules.dreams.moves import PlaceStar
 from server.service import AccessDenied, TableNotFound, TableService
 
 router = APIRouter()
@@ -129,10 +131,23 @@ async def my_view(table_id: str, request: Request, x_player_token: str | None = 
 async def my_move(
     table_id: str, body: PlayerMove, request: Request, x_player_token: str | None = Header(default=None)
 ) -> dict:
-    """The link's player makes their own secret move (a guess, or the marker they were dealt)."""
+    """The link's player makes their own move: a secret one (a guess, the marker they were dealt), or their star."""
     svc = _service(request)
     player = player_for(svc, table_id, x_player_token)
+    if _own_star(svc, table_id, body.move, player):
+        # A star is public: it is played as the shared screen would, then shown as this player sees it.
+        await run_in_threadpool(svc.play, table_id, body.move, "player", None)
+        return await run_in_threadpool(svc.snapshot, table_id, player)
     return await run_in_threadpool(svc.play, table_id, body.move, "player", player)
+
+
+def _own_star(svc: TableService, table_id: str, text: str, player: str) -> bool:
+    """True when `text` places a star of `player` (a public move a player may make from their phone)."""
+    try:
+        move = svc.match(table_id).engine.parse_move(svc.match(table_id).state, text)
+    except RulesError:
+        return False  # the service will refuse it in words
+    return isinstance(move, PlaceStar) and move.player == player
 
 
 @router.websocket("/api/tables/{table_id}/dreams/me/live")

@@ -242,8 +242,30 @@ function renderCamera(snap, tableApi) {
   });
 }
 
+function setupCalibration(img) {
+  let clicks = null;
+  const say = (text) => { $("#calibration").textContent = text; };
+  const send = async (body) => {
+    try {
+      const res = await api("POST", "/api/camera/calibration", body);
+      say(`calibrated: corners ${res.calibration.corners.map((c) => c.map(Math.round).join(",")).join(" ")}`);
+    } catch (err) { say(`not calibrated: ${err.message}`); }
+  };
+  $("#calibrate").addEventListener("click", () => { clicks = []; say("click the 4 corners of the board on the picture"); });
+  $("#calibrate-markers").addEventListener("click", () => send({ markers: true }));
+  img.addEventListener("click", (ev) => {
+    if (!clicks) return;
+    const r = img.getBoundingClientRect();
+    // Clicks are in page pixels; the server wants pixels of the camera's own picture.
+    clicks.push([(ev.clientX - r.left) * img.naturalWidth / r.width, (ev.clientY - r.top) * img.naturalHeight / r.height]);
+    say(`corner ${clicks.length} of 4`);
+    if (clicks.length === 4) { const corners = clicks; clicks = null; send({ corners }); }
+  });
+}
+
 function setupCamera() {
   const img = $("#camera");
+  setupCalibration(img);
   img.src = "/api/camera/stream.mjpg";
   const poll = async () => {
     try {

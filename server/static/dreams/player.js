@@ -9,6 +9,7 @@
   let current = null;
   let markerShown = false;
   let denied = false;
+  let starKind = null;
 
   function h(tag, attrs, ...children) {
     const e = document.createElement(tag);
@@ -83,6 +84,8 @@
       mc.append(choiceButton(m, [value === "mortal" ? "☾ mortal" : value], { "data-marker": value }));
     }
 
+    renderStar(v, me);
+
     const guesses = snap.legal_moves.filter((m) => m.includes(" guesses "));
     $("#guess").hidden = guesses.length === 0;
     const gc = $("#guess-choices");
@@ -118,6 +121,29 @@
     for (const p of v.players) sc.append(h("li", { "data-player": p }, `${p}: ${v.scores[p]}`));
   }
 
+  function renderStar(v, me) {
+    const mine = v.phase === "stars" && v.turn === me.player && !isOver();
+    $("#my-star").hidden = !mine;
+    if (!mine) return;
+    const left = v.stars_left[me.player];
+    if (!left.includes(starKind)) starKind = left[0];
+    const kinds = $("#star-kinds");
+    kinds.innerHTML = "";
+    for (const k of left) {
+      kinds.append(h("button", {
+        type: "button", class: "dreams-kind" + (k === starKind ? " chosen" : ""), "data-kind": k, textContent: k,
+        onclick: () => { starKind = k; render(current); },
+      }), " ");
+    }
+    const sky = $("#phone-sky");
+    sky.innerHTML = "";
+    for (const s of v.stars) {
+      sky.append(h("span", { class: `dreams-star kind-${s.kind}`, style: `left:${s.x * 100}%;top:${s.y * 100}%;--ring:${v.colours[s.player]}` }, "★"));
+    }
+  }
+
+  function isOver() { return Boolean(current && current.over); }
+
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}${base}/live`);
@@ -135,6 +161,12 @@
     };
   }
 
+  $("#phone-sky").addEventListener("click", (ev) => {
+    const r = ev.currentTarget.getBoundingClientRect();
+    const x = Math.min(1, Math.max(0, (ev.clientX - r.left) / r.width)).toFixed(3);
+    const y = Math.min(1, Math.max(0, (ev.clientY - r.top) / r.height)).toFixed(3);
+    if (current && starKind) play(`${current.view.me.player} places ${starKind} at ${x} ${y}`);
+  });
   $("#marker-toggle").addEventListener("click", () => {
     markerShown = !markerShown;
     if (current) render(current);
