@@ -82,10 +82,16 @@ def test_players_guess_on_their_own_pages_and_the_shared_screen_reveals_live(pag
     mortal = next(p for p, m in markers.items() if m == "mortal")
     vision = int(next(m for m in markers.values() if m != "mortal"))
 
-    # Stars by clicking the firmament: the dealer (Ann) first, then to the left.
+    # Stars: the dealer (Ann) first, from her phone; then to the left, by clicking the shared firmament.
+    ann.locator('#star-kinds button[data-kind="black"]').click()
+    phone_sky = ann.locator("#phone-sky")
+    phone_box = phone_sky.bounding_box()
+    phone_sky.click(position={"x": SPOTS[0][0] * phone_box["width"], "y": SPOTS[0][1] * phone_box["height"]})
+    expect(shared.locator('.dreams-firmament .dreams-star[data-player="Ann"][data-kind="black"]')).to_have_count(1)
+    expect(ann.locator("#my-star")).to_be_hidden()
     sky = shared.locator(".dreams-firmament")
     box = sky.bounding_box()
-    for i, (x, y) in enumerate(SPOTS):
+    for i, (x, y) in enumerate(SPOTS[1:], start=1):
         sky.click(position={"x": x * box["width"], "y": y * box["height"]})
         expect(shared.locator(".dreams-firmament .dreams-star")).to_have_count(i + 1)
     expect(shared.locator(".dreams-turn")).to_contain_text("Waiting for Ann, Ben, Cat")

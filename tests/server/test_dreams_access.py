@@ -279,3 +279,17 @@ def test_real_markers_are_entered_on_own_links_only(client):
     for p, m in (("Ben", "mortal"), ("Cat", "2")):
         client.post(f"/api/tables/{tid}/dreams/me/moves", headers=me(tokens[p]), json={"move": f"{p} marker {m}"})
     assert (state(client, tid).phase, state(client, tid).mortal) == ("stars", "Ben")
+
+
+def test_a_player_may_place_their_own_star_from_their_link_only(client):
+    tid = new_table(client)
+    tokens = {p: link_token(client, tid, p) for p in ("Ann", "Ben")}
+    for _ in range(2):
+        client.post(f"/api/tables/{tid}/moves", json={"move": "random"})
+    r = client.post(f"/api/tables/{tid}/dreams/me/moves", headers=me(tokens["Ben"]), json={"move": "Ann places grey at 0.5 0.5"})
+    assert r.status_code == 403 and state(client, tid).stars == []
+    r = client.post(f"/api/tables/{tid}/dreams/me/moves", headers=me(tokens["Ann"]), json={"move": "Ann places grey at 0.5 0.5"})
+    assert r.status_code == 200 and r.json()["view"]["me"]["player"] == "Ann" and len(r.json()["view"]["stars"]) == 1
+    r = client.post(f"/api/tables/{tid}/dreams/me/moves", headers=me(tokens["Ann"]), json={"move": "Ann places clear at 0.5 0.5"})
+    assert r.status_code == 409 and "Ben's turn" in r.json()["detail"]["reason"]
+    assert client.post(f"/api/tables/{tid}/dreams/me/moves", json={"move": "Ann places clear at 0.5 0.5"}).status_code == 403
