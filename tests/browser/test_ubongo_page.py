@@ -91,3 +91,17 @@ def test_play_an_ubongo_round_by_clicking(page, server_url):
     page.click(".ubongo-mirror")
     page.click('.ubongo-board[data-player="Bob"] [data-cell="r1c4"]')
     expect(page.locator("#history li").last).to_have_text("Bob enters L4 at r1c4 r2c2 r2c3 r2c4")
+
+
+def test_game_over_shows_final_ranks(page, server_url):
+    one_cell = {"sheet": ["#"] * 6, "black_dice": [["I2"] * 6] * 4, "white_dice": [["I1"] * 6] * 4}
+    table = post(f"{server_url}/api/tables", {"game": "ubongo", "players": ["Ann", "Bob"], "seed": 1, "options": one_cell})
+    moves = f"{server_url}/api/tables/{table['id']}/moves"
+    page.goto(f"{server_url}/table/{table['id']}")
+    expect(page.locator("#conn")).to_have_text("live")
+    for area in range(6):
+        for text in ("roll black I2 I2 white I1 I1", "Ann takes black I2 white I1", "Bob takes black I2 white I1"):
+            post(moves, {"move": text})
+        post(moves, {"move": "Ann enters I1 at r1c1" if area % 2 == 0 or area == 5 else "Bob enters I1 at r1c1"})
+        post(moves, {"move": "Bob done" if area % 2 == 0 or area == 5 else "Ann done"})
+    expect(page.locator(".ubongo-final")).to_have_text("Final: 1. Ann (10), 2. Bob (8)")
