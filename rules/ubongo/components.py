@@ -15,6 +15,7 @@ A person's own file looks like this (every key optional; missing ones keep the d
 """
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,6 +81,9 @@ SHEET: tuple[str, ...] = (
     ".###.../#######/#######/...####",     # area 6: 21 cells
 )
 
+# Shape names are typed in move texts ("Ann enters L5 at ..."), so they are short plain words.
+SHAPE_NAME = re.compile(r"[A-Za-z0-9_\-]{1,12}")
+
 # From the rulebook: "the game may optionally be played with only 5 puzzle areas" (2 players).
 AREAS_PER_GAME = 6
 AREAS_SHORT_GAME = 5
@@ -141,6 +145,8 @@ def check(comps: Components) -> None:
     """Raise ValueError naming the first broken component (unknown face, split shape, empty area)."""
     names = dict(comps.shapes)
     for name, text in names.items():
+        if not SHAPE_NAME.fullmatch(name):
+            raise ValueError(f"shape name {name!r}: 1 to 12 letters, digits, '_' or '-' (it is typed in moves)")
         cells = grid(text)
         if not cells or not is_connected(cells):
             raise ValueError(f"shape {name} must be one piece of squares, not {text!r}")

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from rules.core.errors import MoveSyntaxError
+from rules.ubongo.components import SHAPE_NAME
 from rules.ubongo.shapes import Cell, cell_name
 
 FORMS = ("'roll black L5 P5 white I1 L3', 'Ann takes black L5 white I1', "
@@ -66,7 +67,7 @@ class Done:
 
 Move = Roll | Take | Enter | Done
 
-_NAME = r"[A-Za-z0-9_\-]{1,12}"
+_NAME = SHAPE_NAME.pattern
 _ROLL = re.compile(rf"^roll black((?: {_NAME})*) white((?: {_NAME})*)$", re.IGNORECASE)
 _TAKE = re.compile(rf"^(?:takes|take) black ({_NAME}) white ({_NAME})$", re.IGNORECASE)
 _ENTER = re.compile(rf"^(?:enters|enter) ({_NAME}) at ((?:r\d{{1,2}}c\d{{1,2}} ?)+)$", re.IGNORECASE)

@@ -64,3 +64,9 @@ def test_broken_components_are_refused():
         Match(ENGINE, ["Ann", "Bob"], {"black_dice": [["Q9"] * 6] * 4})
     with pytest.raises(IllegalMove, match="one piece"):
         Match(ENGINE, ["Ann", "Bob"], {"shapes": {"Q2": "#.#"}})
+
+
+def test_shape_names_must_be_typeable():
+    """Shape names appear in move texts, so a name with spaces is refused at set-up."""
+    with pytest.raises(IllegalMove, match="shape name"):
+        Match(ENGINE, ["Ann", "Bob"], {"shapes": {"big L": "#./##"}})
