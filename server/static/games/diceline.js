@@ -1,0 +1,172 @@
+// Dazzling Diceline: each player's 3x3 bonus board, dice, layout tiles, markers and score breakdown;
+// the selection board, the action spaces and the displays. Clicking a tile, a row or a layout tile
+// plays the legal move it stands for (use a tile, turn it up, take a row, complete a layout).
+"use strict";
+(function () {
+  const STYLE = `
+.dl-head { font-weight: 600; margin: .2rem 0 .5rem; }
+.dl-players { display: flex; flex-wrap: wrap; gap: .8rem; }
+.dl-player { border: 1px solid #cfd8dc; border-radius: .4rem; padding: .5rem; background: #fff; min-width: 15rem; }
+.dl-player.to-move { border-color: #1565c0; box-shadow: 0 0 0 2px #90caf9; }
+.dl-player h3 { margin: 0 0 .3rem; font-size: 1rem; }
+.dl-grid { display: grid; grid-template-columns: repeat(3, 2.4rem); gap: 3px; margin: .3rem 0; }
+.dl-cell { width: 2.4rem; height: 2.4rem; border: 1px solid #b0bec5; border-radius: .25rem; box-sizing: border-box;
+  display: flex; flex-direction: column; align-items: center; justify-content: center; font-size: .75rem; background: #f5f5f5; }
+.dl-cell small { font-size: .55rem; color: #78909c; }
+.dl-cell.tile { color: #fff; font-weight: 700; }
+.dl-cell.down { opacity: .55; background-image: repeating-linear-gradient(45deg, transparent 0 4px, rgba(0,0,0,.25) 4px 6px); }
+.dl-cell.clickable { cursor: pointer; outline: 2px solid #ff9800; outline-offset: -2px; }
+.dl-die { display: inline-block; min-width: 1.5rem; padding: .1rem .3rem; margin: 0 .15rem; border-radius: .25rem; text-align: center; font-weight: 700; }
+.dl-red { background: #e53935; color: #fff; } .dl-green { background: #43a047; color: #fff; } .dl-grey { background: #90a4ae; color: #fff; }
+.dl-k-die { background: #6d4c41; } .dl-k-movement { background: #1e88e5; } .dl-k-order { background: #8e24aa; } .dl-k-vp { background: #f9a825; }
+.dl-mini { display: inline-grid; grid-template-columns: repeat(3, .5rem); gap: 1px; margin: .1rem .3rem .1rem 0; vertical-align: middle; padding: 2px; border: 1px solid #cfd8dc; }
+.dl-mini span { width: .5rem; height: .5rem; background: #eceff1; }
+.dl-mini span.on { background: #8d6e63; }
+.dl-mini.clickable { cursor: pointer; outline: 2px solid #ff9800; }
+.dl-score { border-collapse: collapse; font-size: .8rem; margin-top: .3rem; }
+.dl-score td { padding: 0 .4rem 0 0; }
+.dl-score tr.total td { font-weight: 700; border-top: 1px solid #cfd8dc; }
+.dl-shared { display: flex; flex-wrap: wrap; gap: 1.2rem; margin-top: .8rem; }
+.dl-shared table { border-collapse: collapse; font-size: .8rem; }
+.dl-shared td, .dl-shared th { padding: .1rem .4rem; text-align: left; }
+.dl-row { cursor: default; } .dl-row.clickable { cursor: pointer; background: #fff3e0; }
+`;
+
+  function ensureStyle() {
+    if (document.getElementById("diceline-style")) return;
+    const s = document.createElement("style");
+    s.id = "diceline-style";
+    s.textContent = STYLE;
+    document.head.append(s);
+  }
+
+  function h(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined) continue;
+      if (k === "class") e.className = v;
+      else if (k === "text") e.textContent = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v);
+    }
+    for (const k of kids) if (k !== null && k !== undefined) e.append(k);
+    return e;
+  }
+
+  // A click plays a move only when that exact text is legal now: the engine stays the judge.
+  function clickable(el, text, legal, api) {
+    if (!legal.has(text)) return el;
+    el.classList.add("clickable");
+    el.title = text;
+    el.addEventListener("click", () => api.play(text));
+    return el;
+  }
+
+  function mini(pattern) {
+    const g = h("span", { class: "dl-mini" });
+    for (const ch of pattern.replace(/\//g, "")) g.append(h("span", { class: ch === "#" ? "on" : "" }));
+    return g;
+  }
+
+  const LETTER = { die: "D", movement: "M", order: "O", vp: "V" };
+
+  function board(p, legal, api) {
+    const g = h("div", { class: "dl-grid" });
+    for (const c of p.board) {
+      const cell = h("div", { class: "dl-cell" });
+      if (c.tile) {
+        cell.classList.add("tile", `dl-k-${c.tile}`);
+        if (!c.face_up) cell.classList.add("down");
+        cell.append(h("span", { text: LETTER[c.tile] || "?" }));
+        cell.title = `${c.tile} tile, face ${c.face_up ? "up" : "down"}`;
+        clickable(cell, c.face_up ? `use ${c.tile} ${c.cell}` : `turn up ${c.cell}`, legal, api);
+      }
+      cell.append(h("small", { text: c.shows.length ? c.shows.join("/") : "start" }));
+      g.append(cell);
+    }
+    return g;
+  }
+
+  function score(s) {
+    const t = h("table", { class: "dl-score" });
+    const row = (a, b, cls) => t.append(h("tr", { class: cls || "" }, h("td", { text: a }), h("td", { text: String(b) })));
+    for (const [k, v] of Object.entries(s.during_game)) if (v) row(k, v);
+    row("points so far", s.so_far, "total");
+    for (const [k, v] of Object.entries(s.at_end)) if (v) row(`at end: ${k}`, v);
+    row("if the game ended now", s.if_ended_now, "total");
+    return t;
+  }
+
+  function player(p, v, legal, api) {
+    const box = h("div", { class: "dl-player" + (v.to_move.includes(p.name) ? " to-move" : ""), "data-player": p.name });
+    const place = v.order.indexOf(p.name);
+    box.append(h("h3", { text: `${p.name}${place >= 0 ? ` · ${place + 1}${["st", "nd", "rd", "th"][Math.min(place, 3)]}` : ""}` }));
+    const dice = h("div", {}, h("span", { text: "dice: " }));
+    if (!p.dice.length) dice.append(h("span", { text: "none" }));
+    for (const d of p.dice) dice.append(h("span", { class: `dl-die dl-${d.space}`, title: d.made !== d.space ? `a ${d.made} die in a ${d.space} space` : null, text: String(d.value) }));
+    box.append(dice, board(p, legal, api));
+    const lay = h("div", {}, h("span", { text: "layouts: " }));
+    for (const l of p.layouts) lay.append(clickable(h("span", { title: `layout ${l.tile}` }, mini(l.pattern)), `complete layout ${l.tile}`, legal, api));
+    lay.append(h("span", { text: ` completed ${p.completed.length}` }));
+    box.append(lay);
+    box.append(h("div", { text: `markers: ${p.markers_at_hand} at hand, ${p.markers_in_stock} in stock · order track space ${p.order_space}` }));
+    box.append(score(p.score));
+    return box;
+  }
+
+  function shared(v, legal, api) {
+    const wrap = h("div", { class: "dl-shared" });
+    if (v.selection_rows.some((r) => r)) {
+      const t = h("table", {}, h("tr", {}, h("th", { text: "row" }), h("th", { text: "red" }), h("th", { text: "green" }), h("th", { text: "grey" })));
+      v.selection_rows.forEach((r, i) => {
+        if (!r) return;
+        const tr = h("tr", { class: "dl-row" }, h("td", { text: String(i + 1) }),
+          h("td", {}, h("span", { class: "dl-die dl-red", text: String(r.red) })),
+          h("td", {}, h("span", { class: "dl-die dl-green", text: String(r.green) })),
+          h("td", {}, ...r.grey.map((g) => h("span", { class: "dl-die dl-grey", text: String(g) }))));
+        clickable(tr, legal.has(`take row ${i + 1}`) ? `take row ${i + 1}` : `return row ${i + 1}`, legal, api);
+        t.append(tr);
+      });
+      wrap.append(h("div", {}, h("strong", { text: "Selection board" }), t));
+    }
+    const spaces = h("table", {}, h("tr", {}, h("th", { text: "space" }), h("th", { text: "die" }), h("th", { text: "markers" })));
+    for (const s of v.action_spaces) {
+      const die = s.die ? `${s.die.player}: ${s.die.value}${s.die.made !== s.colour ? ` (${s.die.made} die)` : ""}` : "";
+      const markers = s.markers ? `${s.markers.join(", ") || "-"} (${s.markers.length}/${s.marker_spaces})` : "";
+      spaces.append(h("tr", {}, h("td", {}, h("span", { class: `dl-die dl-${s.colour}`, text: s.space })), h("td", { text: die }), h("td", { text: markers })));
+    }
+    wrap.append(h("div", {}, h("strong", { text: "Action spaces" }), spaces));
+    const disp = h("div", {}, h("strong", { text: "Bonus tiles on the board: " }));
+    for (const k of v.bonus_display) disp.append(h("span", { class: `dl-die dl-k-${k}`, style: "color:#fff", text: k }));
+    disp.append(h("div", { text: `bonus deck: ${v.bonus_deck_left} · layout deck: ${v.layout_deck_left}` }));
+    const lay = h("div", {}, h("span", { text: "Layout tiles on the red board: " }));
+    for (const l of v.layout_display) lay.append(h("span", { title: `layout ${l.tile}` }, mini(l.pattern), h("small", { text: String(l.tile) })));
+    disp.append(lay);
+    const track = v.order_track.map((stack, i) => `${i === 0 ? "START" : i}: ${stack.join(" < ") || "-"}`).join(" · ");
+    disp.append(h("div", { text: `order track (bottom < top): ${track}` }));
+    disp.append(h("div", { text: `pool: ${Object.entries(v.pool).map(([c, n]) => `${n} ${c}`).join(", ")}` }));
+    wrap.append(disp);
+    return wrap;
+  }
+
+  window.TableSightGames = window.TableSightGames || {};
+  window.TableSightGames.diceline = {
+    render(el, snap, api) {
+      ensureStyle();
+      const v = snap.view;
+      const legal = new Set(snap.legal_moves || []);
+      let head = `Round ${v.round} of 5 · ${v.phase}`;
+      if (v.turn) {
+        const bits = [];
+        if (Object.keys(v.turn.unspent_tiles).length) bits.push(`unspent tiles: ${Object.entries(v.turn.unspent_tiles).map(([k, n]) => `${n} ${k}`).join(", ")}`);
+        if (v.turn.steps_left) bits.push(`${v.turn.steps_left} steps left (${v.turn.steps})`);
+        if (v.turn.main_done) bits.push("die used: say 'done' to end the turn");
+        if (bits.length) head += ` · ${bits.join(" · ")}`;
+      }
+      el.append(h("div", { class: "dl-head", text: head }));
+      const players = h("div", { class: "dl-players" });
+      for (const p of v.players) players.append(player(p, v, legal, api));
+      el.append(players, shared(v, legal, api));
+    },
+  };
+})();

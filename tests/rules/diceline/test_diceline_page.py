@@ -1,0 +1,59 @@
+"""The Diceline board view in real headless Chromium: boards, breakdowns, and clicks that play moves."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import urllib.request
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = os.environ.get("TABLESIGHT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+
+
+def post(url: str, body: dict) -> dict:
+    req = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    return json.loads(urllib.request.urlopen(req).read())
+
+
+@pytest.fixture
+def dl_page():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        yield page
+        browser.close()
+        assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def test_board_view_shows_boards_scores_and_plays_clicks(dl_page, server_url):
+    from playwright.sync_api import expect
+
+    snap = post(f"{server_url}/api/tables", {"game": "diceline", "players": ["Ann", "Bo", "Cy"], "seed": 5})
+    tid = snap["id"]
+    while snap["view"]["phase"] != "actions":
+        move = "random" if snap["chance"] else snap["legal_moves"][0]
+        snap = post(f"{server_url}/api/tables/{tid}/moves", {"move": move})
+    page = dl_page
+    page.goto(f"{server_url}/table/{tid}")
+    expect(page.locator(".dl-player")).to_have_count(3)
+    expect(page.locator(".dl-player.to-move")).to_have_count(1)
+    expect(page.locator(".dl-player").first).to_contain_text("if the game ended now")
+    history = len(snap["history"])
+    # the starting tile in the centre of the player to move is face up: clicking it uses it
+    centre = page.locator(".dl-player.to-move .dl-cell.clickable").first
+    expect(centre).to_have_attribute("title", snap_use := next(m for m in snap["legal_moves"] if m.startswith("use ")))
+    centre.click()
+    expect(page.locator("#history li")).to_have_count(history + 1)
+    expect(page.locator("#history li").last).to_have_text(snap_use)
+    expect(page.locator(".dl-player.to-move .dl-cell.down")).to_have_count(1)
