@@ -158,7 +158,8 @@ window.TableSightGames = window.TableSightGames || {};
       h("p", { class: "hint" }, "One at a time, come to the screen, show your link, open it on your phone, hide it. Each link is shown once."));
     if (ui.shownLink) {
       box.append(h("p", { class: "dreams-link" }, `${ui.shownLink.player}: `,
-        h("a", { class: "dreams-link-url", href: ui.shownLink.url, target: "_blank", textContent: ui.shownLink.url }), " ",
+        // Text, not a link: a tap here would open the player's secrets on the shared screen.
+        h("code", { class: "dreams-link-url", textContent: ui.shownLink.url }), " ",
         h("button", { type: "button", class: "dreams-link-hide", textContent: "Hide", onclick: () => { ui.shownLink = null; rerender(); } })));
     }
     const ul = h("ul", { class: "dreams-link-list" });
