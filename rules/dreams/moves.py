@@ -16,7 +16,7 @@ FORMS = (
     "'deal vision 3 mortal Nina'",
     "'Nina marker 3' or 'Nina marker mortal'",
     "'Andrea places clear at 0.250 0.400' (clear/grey/black, x and y from 0 to 1)",
-    "'Nina guesses yellow' (a God names a colour) or 'George guesses 2' (the mortal names an image)",
+    "'Nina guesses yellow' (a God names a colour or a player) or 'George guesses 2' (the mortal names an image)",
 )
 
 
@@ -123,7 +123,7 @@ def parse(text: str, players: list[str], colours: list[str]) -> Move:
         raise _syntax(text)
     found = _player_prefix(" ".join(words), players)
     if found is not None and found[1].split()[:1] and found[1].split()[0].lower() in VERBS:
-        return _player_move(text, found[0], found[1], colours)
+        return _player_move(text, found[0], found[1], players, colours)
     head = words[0].lower()
     if head == "dreams":
         hint = f"'dreams A B C D': four different dream cards 1-{DREAM_CARDS} for images 1, 2, 3, 4"
@@ -145,10 +145,10 @@ def parse(text: str, players: list[str], colours: list[str]) -> Move:
         return Deal(vision, who)
     if found is None:
         raise _syntax(text, "a move that starts with a player's name (" + ", ".join(players) + ") or 'dreams'/'deal'")
-    return _player_move(text, found[0], found[1], colours)
+    return _player_move(text, found[0], found[1], players, colours)
 
 
-def _player_move(text: str, player: str, rest: str, colours: list[str]) -> Move:
+def _player_move(text: str, player: str, rest: str, players: list[str], colours: list[str]) -> Move:
     rwords = rest.split()
     verb = rwords[0].lower() if rwords else ""
     if verb == "marker":
@@ -169,14 +169,18 @@ def _player_move(text: str, player: str, rest: str, colours: list[str]) -> Move:
         return PlaceStar(player, kind, _position(rwords[3], text), _position(rwords[4], text))
     if verb == "guesses":
         hint = f"'{player} guesses <colour>' ({', '.join(colours)}) or '{player} guesses <image 1-4>'"
-        if len(rwords) != 2:
+        if len(rwords) < 2:
             raise _syntax(text, hint)
-        target = rwords[1].lower()
+        target = " ".join(rwords[1:]).lower()
         if target.isdigit():
             return Guess(player, str(_image(target, text, hint)))
-        if target not in colours:
+        if target in colours:
+            return Guess(player, target)
+        # A God may name the suspect instead of the colour; the colour is what is logged.
+        suspect = _name(" ".join(rwords[1:]), players)
+        if suspect is None:
             raise _syntax(text, hint)
-        return Guess(player, target)
+        return Guess(player, colours[players.index(suspect)])
     raise _syntax(text, f"'{player} places ...', '{player} guesses ...' or '{player} marker ...'")
 
 

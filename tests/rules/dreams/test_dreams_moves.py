@@ -42,6 +42,13 @@ def test_words_are_case_insensitive_and_names_canonical():
     assert str(ENGINE.parse_move(st, "DEAL VISION 2 MORTAL george")) == "deal vision 2 mortal George"
 
 
+def test_a_god_may_name_the_suspect_and_the_colour_is_logged():
+    st = book_match().state
+    assert str(ENGINE.parse_move(st, "Nina guesses peter")) == "Nina guesses yellow"
+    st2 = ENGINE.initial_state(["Mary Ann", "Bo", "Cy"], {})
+    assert str(ENGINE.parse_move(st2, "Bo guesses Mary Ann")) == "Bo guesses blue"
+
+
 def test_names_with_spaces_and_verbs():
     st = ENGINE.initial_state(["Mary Ann", "deal", "Bo"], {})
     assert ENGINE.parse_move(st, "Mary Ann places grey at 0.5 0.5") == PlaceStar("Mary Ann", "grey", 500, 500)
