@@ -122,18 +122,23 @@ class TableService:
         return self.snapshot(table_id, player)
 
     def undo(self, table_id: str, source: str = "api") -> str:
-        """Take back the last move (an undo is itself logged)."""
+        """Take back the last move (an undo is itself logged); returns it as the public may read it."""
         t = self.table(table_id)
         with t.lock:
-            if not t.match.moves:
+            m = t.match
+            if not m.moves:
                 raise IllegalMove("there is no move to undo", rule="undo")
-            last = t.match.moves[-1]
+            last = m.moves[-1]
+            refusal = m.engine.undo_refusal(m.state, last)
+            if refusal:
+                raise IllegalMove(f"cannot undo: {refusal}", rule="undo")
+            shown = m.engine.history_view(m.state, m.moves, None)[-1]
             self.store.append(table_id, t.seq, "undo", last, source)
             t.match.undo()
             t.sources.pop()
             t.seq += 1
         self._notify(table_id)
-        return last
+        return shown
 
     def set_camera_note(self, table_id: str, note: dict) -> None:
         """Show what the camera is doing on the table's page."""

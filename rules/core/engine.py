@@ -135,6 +135,13 @@ class Engine(ABC, Generic[S]):
         """The move log as `player` may read it (hidden-information games redact it)."""
         return list(moves)
 
+    def undo_refusal(self, state: S, last_move: str) -> str | None:
+        """Why `last_move` (just played, leading to `state`) must not be taken back, or None.
+
+        Hidden-information games refuse to undo what would leak or re-roll a secret (a locked
+        guess, a deal already looked at)."""
+        return None
+
     def private_player(self, state: S, move: Any) -> str | None:
         """The player whose own private link must make `move` (a secret guess), or None."""
         return None
