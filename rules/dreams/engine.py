@@ -34,6 +34,9 @@ class DreamsEngine(Engine[DreamsState]):
 
     name = "dreams"
     title = "Dreams"
+    # The random deal must not be foreseeable from the table's seed, which players can read or even
+    # choose: the server should seed this game's chance draws with its own secret too (see report).
+    secret_chance = True
     min_players = C.MIN_PLAYERS
     max_players = C.MAX_PLAYERS
     options_help = {
