@@ -51,7 +51,8 @@ class DreamsEngine(Engine[DreamsState]):
         unknown = set(options) - set(self.options_help)
         if unknown:
             raise IllegalMove(f"unknown option(s) {', '.join(sorted(unknown))}; known: dealer, colors", rule="options")
-        colours = [str(c).lower() for c in options.get("colors", C.PLAYER_COLOURS[: len(players)])]
+        given = options.get("colors", C.PLAYER_COLOURS[: len(players)])
+        colours = [str(c).lower() for c in given] if isinstance(given, (list, tuple)) else []
         if len(colours) != len(players) or len(set(colours)) != len(colours) or not set(colours) <= set(C.PLAYER_COLOURS):
             raise IllegalMove(
                 f"colors: one different crescent colour per player from {', '.join(C.PLAYER_COLOURS)}", rule="options"

@@ -36,6 +36,11 @@ def test_options_are_checked():
         ENGINE.initial_state(["A", "B", "C"], {"dealer": "Z"})
     with pytest.raises(IllegalMove):
         ENGINE.initial_state(["A", "B", "C"], {"speed": 2})
+    for bad in (5, "blue", None, {"A": "blue"}):
+        with pytest.raises(IllegalMove):
+            ENGINE.initial_state(["A", "B", "C"], {"colors": bad})
+    with pytest.raises(IllegalMove):
+        ENGINE.initial_state(["A", "B", "C"], {"dealer": ["A"]})
     st = ENGINE.initial_state(["A", "B", "C"], {"dealer": "B"})
     assert st.players[st.dealer] == "B"
 
