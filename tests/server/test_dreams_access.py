@@ -319,3 +319,29 @@ def test_the_public_seed_does_not_foretell_the_deal(client):
         real = state(client, tid)
         foretold += (shadow.state.mortal, shadow.state.vision) == (real.mortal, real.vision)
     assert foretold < 5  # by luck at most now and then, never every time
+
+
+def test_fuzzed_tokens_and_moves_learn_nothing(tmp_path):
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    with TestClient(create_app(tmp_path / "fuzz.sqlite")) as c:
+        tid = new_table(c)
+        real = {p: link_token(c, tid, p) for p in PLAYERS}
+        to_guessing(c, tid)
+        secret_words = secrets_of(state(c, tid))
+        latin1 = st.text(st.characters(min_codepoint=32, max_codepoint=255), max_size=80)
+
+        @settings(derandomize=True, max_examples=60, deadline=None)
+        @given(token=latin1 | st.sampled_from(list(real.values())).map(lambda t: t[:-1] + "0"), move=latin1)
+        def probe(token, move):
+            if token in real.values():
+                return
+            headers = {"X-Player-Token": token.encode("latin-1")}
+            for r in (c.get(f"/api/tables/{tid}/dreams/me", headers=headers),
+                      c.post(f"/api/tables/{tid}/dreams/me/moves", headers=headers, json={"move": move or "x"})):
+                assert r.status_code in (403, 422), r.text
+                assert not [s for s in secret_words if s in r.text]
+            assert state(c, tid).guesses == {}
+
+        probe()
