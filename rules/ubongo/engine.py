@@ -12,12 +12,13 @@ neither remaining shape fits anywhere (nothing is left to decide).
 from __future__ import annotations
 
 import random
-from itertools import permutations
+from itertools import combinations, permutations
 from typing import Any
 
 from rules.core.engine import Engine
 from rules.core.errors import IllegalMove, MoveSyntaxError
-from rules.ubongo import components, hint as hints, scoring
+from rules.core.reconcile import view_matches
+from rules.ubongo import components, hint as hints, scoring, table_view
 from rules.ubongo.moves import Done, Enter, Move, Roll, Take, parse
 from rules.ubongo.shapes import Cells, cell_name, same_shape
 from rules.ubongo.solver import FillSearch, board, placements
@@ -239,6 +240,37 @@ class UbongoEngine(Engine[UbongoState]):
             raise IllegalMove("no roll is awaited now", rule="chance")
         black, white = self.dice_in_play(state)
         return Roll(tuple(sorted(rng.choice(d) for d in black)), tuple(sorted(rng.choice(d) for d in white)))
+
+    # -- camera ----------------------------------------------------------------------------
+    def expected_view(self, state: UbongoState) -> dict:
+        return table_view.expected_view(state, self.free_dice(state))
+
+    def chance_from_view(self, state: UbongoState, observed: dict) -> list[Roll]:
+        return table_view.roll_from_view(state, observed)
+
+    def explain(self, state: UbongoState, observed: dict) -> list[list[Move]]:
+        """Grabs explain dice leaving the middle; several players may grab between two frames."""
+        if state.phase != TAKE:
+            return super().explain(state, observed)
+        black, white = self.free_dice(state)
+        middle = observed.get("middle") or {}
+        gone_b = table_view.grabbed_faces(black, middle.get("black"))
+        gone_w = table_view.grabbed_faces(white, middle.get("white"))
+        if gone_b is None or gone_w is None:
+            return super().explain(state, observed)
+        n = sum(gone_b.values())
+        if n == 0 or n != sum(gone_w.values()):
+            return []  # every grab takes exactly one die of each colour
+        found: list[list[Move]] = []
+        for players in combinations(self.to_move(state), n):
+            for bs in sorted(set(permutations(gone_b.elements()))):
+                for ws in sorted(set(permutations(gone_w.elements()))):
+                    seq = [Take(p, b, w) for p, b, w in zip(players, bs, ws)]
+                    taken = {**state.taken, **{t.player: [t.black, t.white] for t in seq}}
+                    after = table_view.view(middle["black"], middle["white"], taken)
+                    if view_matches(after, observed):
+                        found.append(seq)
+        return found
 
     # -- results -----------------------------------------------------------------------
     def scores(self, state: UbongoState) -> dict[str, int]:

@@ -30,7 +30,15 @@ def score_round(state: UbongoState, newly_finished: list[str]) -> None:
         consolation = left[0]
         state.finished[consolation] = gained[consolation] = 1
         left = []
-    state.last = {"area": state.area + 1, "round": state.round, "gained": gained, "consolation": consolation}
+    free_black, free_white = list(state.black), list(state.white)
+    for b, w in state.taken.values():
+        free_black.remove(b)
+        free_white.remove(w)
+    # The dice as the round leaves them, for the camera (rules.ubongo.table_view).
+    dice = {"black": list(state.black), "white": list(state.white), "free_black": free_black,
+            "free_white": free_white, "taken": {p: list(d) for p, d in state.taken.items()}}
+    state.last = {"area": state.area + 1, "round": state.round, "gained": gained, "consolation": consolation,
+                  "dice": dice}
     state.roller = (state.roller + 1) % len(state.players)
     state.black, state.white = [], []
     state.taken, state.unused, state.done = {}, {}, []

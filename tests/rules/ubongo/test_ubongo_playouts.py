@@ -7,6 +7,7 @@ import random
 from hypothesis import given, settings, strategies as st
 
 from rules.core.match import Match
+from rules.core.reconcile import reconcile
 from rules.ubongo.moves import Enter
 from rules.ubongo.solver import board
 from ubongo_helpers import ENGINE, random_playout
@@ -35,6 +36,17 @@ def check_invariants(match: Match, before: dict[str, int] | None = None) -> None
         assert len(black) == len(white) == st_.dice - len(st_.taken)
 
 
+def check_camera(prev, match: Match) -> None:
+    """The table after a roll or a grab, as the camera would see it, explains exactly that move."""
+    last = match.moves[-1]
+    # (A last grab can end the round at once when nothing fits; then the dice are between rounds.)
+    if (last.startswith("roll") or " takes " in last) and match.state.phase in ("take", "enter"):
+        seen = ENGINE.expected_view(match.state)
+        result = reconcile(ENGINE, prev, seen)
+        assert (result.status, result.moves) == ("apply", [last])
+        assert reconcile(ENGINE, match.state, seen).status == "unchanged"
+
+
 def check_texts(match: Match) -> None:
     for move in ENGINE.legal_moves(match.state):
         assert ENGINE.parse_move(match.state, str(move)) == move
@@ -48,9 +60,10 @@ def test_random_playouts_keep_invariants_and_replay(players, seed):
     match = Match(ENGINE, names, {"areas": 5} if players == 2 and seed % 2 else {}, seed=seed)
     steps = 0
     while not ENGINE.is_over(match.state) and steps < 400:
-        before = ENGINE.scores(match.state)
+        before, prev = ENGINE.scores(match.state), match.state
         random_playout(match, rng, max_moves=1)
         check_invariants(match, before)
+        check_camera(prev, match)
         check_texts(match)
         steps += 1
     data = ENGINE.to_json(match.state)
