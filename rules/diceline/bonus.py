@@ -11,7 +11,7 @@ from rules.diceline import effects as E
 from rules.diceline.board import cell_name, face_up, kind_of, layout_fits
 from rules.diceline.components import LAYOUT_POINTS_BY_ROUND, STEPS_FOR_TILES
 from rules.diceline.moves import (
-    CompleteLayout, DieBonus, DieMove, DieSet, OrderStep, Step, StepBonus, TileStep, UseTile,
+    CompleteLayout, DieBonus, DieMove, DieSet, Step, StepBonus, TileStep, UseTile,
 )
 from rules.diceline.scoring import LAYOUTS, VP_TILES, add_points
 from rules.diceline.state import DicelineState

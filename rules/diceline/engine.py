@@ -86,6 +86,7 @@ class DicelineEngine(Engine[DicelineState]):
             R.apply_line_turn_up(state, move.cell)
         elif phase == S.ACTIONS and not isinstance(move, (StartTile, ReturnRow, TakeRow, LineTurnUp)):
             self._apply_turn(state, move)
+            self._end_turn_if_nothing_left(state)
         else:
             raise IllegalMove(f"'{move}' is not possible now: {self._awaiting(state)}", rule="phase")
 
@@ -96,8 +97,10 @@ class DicelineEngine(Engine[DicelineState]):
             R.apply_roll(state, move)
         elif isinstance(move, RevealBonus) and state.reveals:
             R.apply_reveal_bonus(state, move)
+            self._end_turn_if_nothing_left(state)
         elif isinstance(move, RevealLayout) and state.reveals:
             R.apply_reveal_layout(state, move)
+            self._end_turn_if_nothing_left(state)
         else:
             raise IllegalMove(f"'{move}' does not answer what the table awaits: {awaited}", rule="chance")
 
@@ -145,6 +148,16 @@ class DicelineEngine(Engine[DicelineState]):
             R.end_turn(state)
         else:
             raise IllegalMove(f"'{move}' is not possible now: {self._awaiting(state)}", rule="phase")
+
+    @staticmethod
+    def _end_turn_if_nothing_left(state: DicelineState) -> None:
+        # 'done' is asked for only when it is a choice: when the die is used and no bonus action or
+        # layout tile is left, the turn passes by itself (the camera cannot see 'done').
+        if state.phase != S.ACTIONS or not state.main_done or state.steps_left or state.reveals:
+            return
+        who = state.order[state.turn]
+        if not B.bonus_options(state, who) and not B.complete_options(state, who):
+            R.end_turn(state)
 
     @staticmethod
     def _main_free(state: DicelineState, name: str) -> None:

@@ -7,7 +7,6 @@ from functools import lru_cache
 
 from rules.core.match import Match
 from rules.diceline import state as S
-from rules.diceline.board import tile
 from rules.diceline.components import (
     BONUS_DECK_PER_KIND, DICE_BY_PLAYERS, LAYOUT_PATTERNS, MARKERS_AT_HAND, MARKERS_IN_STOCK, RED_MARKER_SPACES,
 )

@@ -56,6 +56,18 @@ def test_no_passing_and_one_die_per_turn():
     assert texts(st)[-1] == "done"
 
 
+def test_done_only_when_something_else_could_still_be_done():
+    """"After performing a dice action or returning a die to the dice pool, let the other players know that
+    you have finished your turn." 'done' is that word; with no bonus action or layout tile left to use,
+    the turn passes by itself (the camera cannot hear 'done')."""
+    st = table(red=3, grey1=5, board=".../.V./...")
+    me = st.order[st.turn]
+    st = play(st, "grey 5 -> grey 5~6")
+    assert st.order[st.turn] == me and texts(st) == ["use vp r2c2", "done"]
+    st = play(st, "use vp r2c2")
+    assert st.order[st.turn] != me
+
+
 def test_turns_follow_player_order_until_every_die_is_used():
     """"During this phase, players take turns according to player order." ... "Play passes to the next
     player in player order.\""""

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from diceline_helpers import ENGINE, current, play, set_board, set_dice, texts, turn_state
+from diceline_helpers import current, play, set_board, set_dice, texts, turn_state
 
 from rules.core.errors import IllegalMove
 from rules.diceline.board import layout_fits
@@ -21,11 +21,14 @@ def test_bonus_actions_any_time_during_your_turn():
     bonus tiles on your Player Board face down. You may perform any number of bonus actions during your
     turn.\""""
     st = table(red=2, grey1=5, board="V../.V./..V")
-    st = play(st, "use vp r1c1", "grey 5 -> grey 5~6", "use vp r2c2", "use vp r3c3")
-    assert current(st).points == {"vp tiles": 3, "grey 5~6": 2}
-    assert current(st).board == ["v", "", "", "", "v", "", "", "", "v"]
+    me = st.order[st.turn]
+    st = play(st, "use vp r1c1", "grey 5 -> grey 5~6", "use vp r2c2")
     with pytest.raises(IllegalMove, match="already face down"):
         play(st, "use vp r1c1")
+    st = play(st, "use vp r3c3")
+    assert st.players[me].points == {"vp tiles": 3, "grey 5~6": 2}
+    assert st.players[me].board == ["v", "", "", "", "v", "", "", "", "v"]
+    assert st.order[st.turn] != me  # nothing was left to do: the turn passed by itself
 
 
 def test_vp_tiles_resolve_one_by_one():

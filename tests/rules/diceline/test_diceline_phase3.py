@@ -23,6 +23,12 @@ def last_turn(boards: dict[int, str] | None = None, n: int = 3, rnd: int = 1) ->
     return st
 
 
+def finish(st: S.DicelineState) -> S.DicelineState:
+    """Use the last die; say 'done' if the turn did not pass by itself."""
+    st = play(st, "grey 5 -> grey 5~6")
+    return play(st, "done") if "done" in texts(st) else st
+
+
 def test_one_face_down_line_tile_turns_up_per_line():
     """"For each horizontal, vertical, and diagonal line of three bonus tiles on your Player Board, you may
     turn one of your face down bonus tiles face up. You may not turn bonus tiles face up if they are not
@@ -30,7 +36,7 @@ def test_one_face_down_line_tile_turns_up_per_line():
     st = last_turn()
     who = st.order[st.turn]
     set_board(st.players[who], "ddd/d.O/d..")  # two lines (top row, left column), five face-down in them
-    st = play(st, "grey 5 -> grey 5~6", "done")
+    st = finish(st)
     assert st.phase == S.LINES and ENGINE.to_move(st) == [st.players[who].name]
     assert sorted(texts(st)) == sorted(f"turn up {c}" for c in ("r1c1", "r1c2", "r1c3", "r2c1", "r3c1"))
     with pytest.raises(IllegalMove, match="part of a line"):
@@ -46,7 +52,7 @@ def test_line_bonus_without_choice_happens_by_itself():
     st = last_turn()
     who = st.order[st.turn]
     set_board(st.players[who], "dDD/D.O/dv.")  # two lines, two face-down tiles in them, r3c2 outside
-    st = play(st, "grey 5 -> grey 5~6", "done")
+    st = finish(st)
     assert st.phase == S.ROLL
     assert st.players[who].board == ["D", "D", "D", "D", "", "O", "D", "v", ""]
 
@@ -57,7 +63,7 @@ def test_dice_return_new_order_from_track_and_round_marker():
     top is considered to be further to the right.\""""
     st = last_turn(n=4)
     st.track = [[0], [3, 1], [], [], [2], []]  # Pink furthest right, then Yellow (on top of Orange)
-    st = play(st, "grey 5 -> grey 5~6", "done")
+    st = finish(st)
     assert st.round == 2 and st.phase == S.ROLL
     assert [st.players[i].name for i in st.order] == ["Pink", "Yellow", "Orange", "Blue"]
     assert st.pool == {"red": 5, "green": 5, "grey": 10} and st.spaces == {}
@@ -65,7 +71,7 @@ def test_dice_return_new_order_from_track_and_round_marker():
 
 def test_game_ends_after_round_5():
     """"The game is played over 5 rounds." and "The game ends at the end of round 5.\""""
-    st = play(last_turn(rnd=5), "grey 5 -> grey 5~6", "done")
+    st = finish(last_turn(rnd=5))
     assert ENGINE.is_over(st) and ENGINE.legal_moves(st) == [] and ENGINE.chance(st) is None
     assert ENGINE.winners(st)
     with pytest.raises(IllegalMove, match="the game is over"):
