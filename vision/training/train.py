@@ -33,8 +33,12 @@ def _threads(threads: int) -> None:
 
 def train(data: Path, epochs: int = 16, imgsz: int = 320, batch: int = 32, name: str = "detector",
           resume: bool = False, threads: int = 2, model_yaml: str = "yolo11n.yaml",
-          close_mosaic: int = 4) -> Path:
-    """Train from scratch (or resume runs/<name>/weights/last.pt); returns the run folder."""
+          close_mosaic: int = 4, hours: float | None = None) -> Path:
+    """Train from scratch (or resume runs/<name>/weights/last.pt); returns the run folder.
+
+    hours: a time budget; ultralytics then re-plans the epoch count (and the learning-rate
+    decay and the final no-mosaic epochs) after every epoch, which suits a shared CPU.
+    """
     offline_env(threads)
     from ultralytics import YOLO
 
@@ -44,25 +48,26 @@ def train(data: Path, epochs: int = 16, imgsz: int = 320, batch: int = 32, name:
     if resume:
         if not last.exists():
             raise FileNotFoundError(f"nothing to resume: {last} is missing")
-        YOLO(str(last)).train(resume=True, device="cpu", workers=0)
+        extra = {"time": hours} if hours else {}
+        YOLO(str(last)).train(resume=True, device="cpu", workers=0, close_mosaic=close_mosaic, **extra)
         return run
     model = YOLO(model_yaml)  # built from YAML: a .pt name would try to download weights
     model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu", workers=0,
                 pretrained=False, amp=False, plots=False, project=str(RUNS), name=name,
                 exist_ok=True, cache="ram", deterministic=False, seed=0, patience=1000,
-                close_mosaic=close_mosaic, verbose=True)
+                close_mosaic=close_mosaic, verbose=True, **({"time": hours} if hours else {}))
     return run
 
 
 def export(weights: Path, out: Path = MODELS / "detector.onnx", imgsz: int = 320,
-           threads: int = 2) -> Path:
-    """Export a checkpoint to ONNX (static 1x3ximgszximgsz, opset 17) and copy it to `out`."""
+           threads: int = 2, dynamic: bool = False) -> Path:
+    """Export a checkpoint to ONNX (1x3ximgszximgsz, opset 17) and copy it to `out`."""
     offline_env(threads)
     from ultralytics import YOLO
 
     _threads(threads)
     f = YOLO(str(weights)).export(format="onnx", imgsz=imgsz, opset=17, simplify=True,
-                                  dynamic=False, device="cpu")
+                                  dynamic=dynamic, device="cpu")
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(f, out)
     return out
@@ -78,13 +83,18 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--name", default="detector")
     ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--hours", type=float, help="time budget (re-plans epochs as it goes)")
+    ap.add_argument("--close-mosaic", type=int, default=4)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--export", type=Path, help="export this checkpoint to models/detector.onnx")
+    ap.add_argument("--export", type=Path, help="export this checkpoint to ONNX")
+    ap.add_argument("--output", type=Path, default=MODELS / "detector.onnx")
+    ap.add_argument("--dynamic", action="store_true", help="dynamic input size")
     a = ap.parse_args()
     if a.export:
-        print(export(a.export, imgsz=a.imgsz, threads=a.threads))
+        print(export(a.export, a.output, imgsz=a.imgsz, threads=a.threads, dynamic=a.dynamic))
     else:
-        print(train(a.data, a.epochs, a.imgsz, a.batch, a.name, a.resume, a.threads))
+        print(train(a.data, a.epochs, a.imgsz, a.batch, a.name, a.resume, a.threads,
+                    close_mosaic=a.close_mosaic, hours=a.hours))
 
 
 if __name__ == "__main__":

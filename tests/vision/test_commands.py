@@ -1,0 +1,66 @@
+"""The dice/quarx commands: JSON formats, exit codes and one-line errors on bad input."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from .conftest import MODEL, ROOT, SAMPLES
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "vision.commands", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_help_lists_commands():
+    out = run("--help").stdout
+    for cmd in ("dice", "quarx", "dataset", "train", "eval", "bench"):
+        assert cmd in out
+
+
+@pytest.mark.parametrize("data", [b"", b"not an image", b"\x89PNG\r\n\x1a\n garbage"])
+def test_bad_input_one_line_error(tmp_path, data, expected):
+    if not MODEL.exists():
+        pytest.skip("no model installed")
+    bad = tmp_path / "bad.jpg"
+    bad.write_bytes(data)
+    for cmd in (["dice", str(bad), "--json"], ["quarx", str(bad), "--json"]):
+        r = run(*cmd)
+        assert r.returncode != 0
+        assert "Traceback" not in r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1 and str(bad) in r.stderr
+
+
+def test_missing_file_and_model(tmp_path):
+    r = run("dice", str(tmp_path / "nope.jpg"), "--model", str(tmp_path / "m.onnx"))
+    assert r.returncode != 0 and "no model installed" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_dice_json_one_object_per_image(expected):
+    if not MODEL.exists():
+        pytest.skip("no model installed")
+    names = list(expected["dice"])
+    r = run("dice", *[str(SAMPLES / n) for n in names], "--json")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.strip().splitlines()
+    assert len(lines) == len(names)
+    for name, line in zip(names, lines):
+        obj = json.loads(line)
+        assert set(obj) == {"image", "dice"} and obj["image"].endswith(name)
+        for d in obj["dice"]:
+            assert set(d) == {"value", "color", "box", "confidence"}
+            assert 1 <= d["value"] <= 6 and isinstance(d["color"], str)
+            assert len(d["box"]) == 4 and 0 <= d["confidence"] <= 1
+
+
+def test_quarx_json(expected):
+    if not MODEL.exists():
+        pytest.skip("no model installed")
+    name = next(iter(expected["quarx"]))
+    r = run("quarx", str(SAMPLES / name), "--json")
+    assert r.returncode == 0, r.stderr
+    obj = json.loads(r.stdout)
+    assert set(obj) == {"image", "spheres", "cards", "number_cards"}
+    assert sum(obj["number_cards"]) == min(obj["spheres"], 31) or obj["spheres"] > 31
+    assert all(len(c) == 5 for c in obj["cards"])

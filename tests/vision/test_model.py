@@ -1,0 +1,30 @@
+"""The shipped ONNX model loads and reads the committed sample images right."""
+from collections import Counter
+
+import pytest
+
+from vision.detector import Detector, NoModelError, count_quarx, read_dice, read_image
+
+from .conftest import SAMPLES
+
+
+def test_missing_model_is_a_clear_error(tmp_path):
+    with pytest.raises(NoModelError, match="no model installed"):
+        Detector(tmp_path / "nothing.onnx")
+
+
+def test_model_shape(detector):
+    assert detector.num_classes == 11 and detector.imgsz >= 320
+
+
+def test_dice_samples(detector, expected):
+    for name, want in expected["dice"].items():
+        got = read_dice(read_image(SAMPLES / name), detector)
+        assert Counter(d.value for d in got) == Counter(want), name
+        for d in got:
+            assert 0 <= d.confidence <= 1 and d.box[0] < d.box[2] and d.box[1] < d.box[3]
+
+
+def test_quarx_samples(detector, expected):
+    for name, want in expected["quarx"].items():
+        assert count_quarx(read_image(SAMPLES / name), detector).spheres == want, name
