@@ -16,6 +16,8 @@ from rules.diceline.moves import (
 )
 from rules.diceline.scoring import ranking_key, final_total
 from rules.diceline.state import DicelineState
+from rules.core.reconcile import view_matches
+from rules.diceline.table_view import chance_from_view, expected_view
 from rules.diceline.view import public_view
 
 CHANCE_MOVES = (OrderRolls, RevealBonus, RevealLayout, Roll)
@@ -238,6 +240,40 @@ class DicelineEngine(Engine[DicelineState]):
     def from_json(self, data: dict) -> DicelineState:
         """The state stored by to_json."""
         return S.from_json(data)
+
+    # -- the camera's side -----------------------------------------------------------------
+    def expected_view(self, state: DicelineState) -> dict:
+        """The TableView of the physical table (see rules.diceline.table_view)."""
+        return expected_view(state)
+
+    def chance_from_view(self, state: DicelineState, observed: dict) -> list[Move]:
+        """A roll or a drawn tile that the camera sees, when one is awaited."""
+        return chance_from_view(state, observed)
+
+    def explain(self, state: DicelineState, observed: dict) -> list[list[Move]]:
+        """One move, else two (a move and the tile drawn after it; 'done' and the next player's move)."""
+        found = super().explain(state, observed)
+        if found:
+            return found
+        out: list[list[Move]] = []
+        for first in self._moves_and_chance(state, observed):
+            try:
+                mid = self.apply(state, first)
+            except IllegalMove:
+                continue
+            if self.is_over(mid):
+                continue
+            for second in self._moves_and_chance(mid, observed):
+                try:
+                    after = self.apply(mid, second)
+                except IllegalMove:
+                    continue
+                if view_matches(expected_view(after), observed):
+                    out.append([first, second])
+        return out
+
+    def _moves_and_chance(self, state: DicelineState, observed: dict) -> list[Move]:
+        return list(self.legal_moves(state)) + chance_from_view(state, observed)
 
     def view(self, state: DicelineState, player: str | None = None) -> dict:
         """Everything on the table (Diceline has no hidden information) with score breakdowns."""

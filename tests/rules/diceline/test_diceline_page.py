@@ -2,17 +2,11 @@
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import urllib.request
 
 import pytest
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = os.environ.get("TABLESIGHT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
 
 
 def post(url: str, body: dict) -> dict:
@@ -21,19 +15,9 @@ def post(url: str, body: dict) -> dict:
 
 
 @pytest.fixture
-def dl_page():
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"no Chromium at {CHROMIUM}")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        yield page
-        browser.close()
-        assert not errors, f"JavaScript errors on the page: {errors}"
+def dl_page(page):
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    return page
 
 
 def test_board_view_shows_boards_scores_and_plays_clicks(dl_page, server_url):
