@@ -1,4 +1,4 @@
-"""The games this build knows, by short name."""
+"""The games this build knows, by short name (apart from rules.core, which knows no game)."""
 from __future__ import annotations
 
 from types import MappingProxyType
@@ -8,7 +8,6 @@ from rules.core.errors import IllegalMove
 
 
 def _engines() -> dict[str, Engine]:
-    # Imported here so that rules.core never depends on a game at import time.
     from rules.quarx.engine import QuarxEngine
 
     found: dict[str, Engine] = {"quarx": QuarxEngine()}

@@ -12,7 +12,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from rules.core import ENGINES, IllegalMove, MoveSyntaxError, RulesError
+from rules.core import IllegalMove, MoveSyntaxError, RulesError
+from rules.registry import ENGINES
 from server.camera import CameraFeed
 from server.watcher import TableWatcher
 from vision.sources import FrameSource

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import random
 import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.core import IllegalMove, Match, engine_for
+from rules.core import IllegalMove, Match
+from rules.registry import engine_for
 from server.store import EventStore, TableRecord, moves_after
 
 
@@ -54,8 +57,15 @@ class TableService:
                 sources.append(ev.source)
             elif sources:
                 sources.pop()
-        match = Match(engine_for(rec.game), rec.players, rec.options, rec.seed, moves=moves_after(events))
+        engine = engine_for(rec.game)
+        match = Match(engine, rec.players, rec.options, self._match_seed(engine, rec.id, rec.seed), moves=moves_after(events))
         return Table(rec, match, sources, len(events))
+
+    def _match_seed(self, engine, table_id: str, seed: int) -> int | str:
+        # A hidden-information game's draws must not follow from a seed players can read or choose.
+        if engine.secret_chance:
+            return hmac.new(self.secret, f"{table_id}:{seed}".encode(), hashlib.sha256).hexdigest()
+        return seed
 
     # -- reading -------------------------------------------------------------------------
     def ids(self) -> list[str]:
@@ -94,7 +104,7 @@ class TableService:
         engine = engine_for(game)
         engine.initial_state(list(players), dict(options))
         rec = self.store.create_table(game, players, options, seed)
-        table = Table(rec, Match(engine, list(players), options, seed), [], 0)
+        table = Table(rec, Match(engine, list(players), options, self._match_seed(engine, rec.id, seed)), [], 0)
         with self._guard:
             self._tables[rec.id] = table
         return rec.id

@@ -2,6 +2,5 @@
 from rules.core.engine import Engine
 from rules.core.errors import IllegalMove, MoveSyntaxError, RulesError
 from rules.core.match import Match
-from rules.core.registry import ENGINES, engine_for
 
-__all__ = ["Engine", "IllegalMove", "MoveSyntaxError", "RulesError", "Match", "ENGINES", "engine_for"]
+__all__ = ["Engine", "IllegalMove", "MoveSyntaxError", "RulesError", "Match"]

@@ -26,6 +26,9 @@ class Engine(ABC, Generic[S]):
     min_players: int = 2
     max_players: int = 2
     options_help: dict[str, str] = {}
+    # True for hidden-information games: their random draws must not follow from a seed
+    # that players can read or choose (the server derives a secret one).
+    secret_chance: bool = False
 
     # -- setup -------------------------------------------------------------------------
     @abstractmethod

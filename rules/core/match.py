@@ -18,7 +18,7 @@ class Match:
     engine: Engine
     players: list[str]
     options: dict[str, Any] = field(default_factory=dict)
-    seed: int = 0
+    seed: int | str = 0
     moves: list[str] = field(default_factory=list)
     _states: list[Any] = field(default_factory=list, repr=False)
 

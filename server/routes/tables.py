@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field, field_validator
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
-from rules.core import ENGINES
+from rules.registry import ENGINES
 from server.service import TableNotFound, TableService
 
 router = APIRouter(prefix="/api")

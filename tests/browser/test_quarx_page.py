@@ -6,7 +6,8 @@ import urllib.request
 
 from playwright.sync_api import expect
 
-from rules.core import Match, engine_for
+from rules.core import Match
+from rules.registry import engine_for
 from rules.quarx.scoring import cards_for
 
 

@@ -302,7 +302,6 @@ def test_a_player_may_place_their_own_star_from_their_link_only(client):
     assert client.post(f"/api/tables/{tid}/dreams/me/moves", json={"move": "Ann places clear at 0.5 0.5"}).status_code == 403
 
 
-@pytest.mark.xfail(strict=True, reason="needs the lead's change: chance draws of a secret_chance engine seeded with the server secret")
 def test_the_public_seed_does_not_foretell_the_deal(client):
     from rules.core.match import Match
     from rules.dreams.engine import DreamsEngine
