@@ -6,7 +6,8 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from rules.core import Match, engine_for
+from rules.core import Match
+from rules.registry import engine_for
 
 QUARX = engine_for("quarx")
 NAMES = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay"]

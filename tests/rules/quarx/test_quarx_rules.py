@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.core import IllegalMove, Match, MoveSyntaxError, engine_for
+from rules.core import IllegalMove, Match, MoveSyntaxError
+from rules.registry import engine_for
 from rules.quarx.scoring import cards_for
 
 QUARX = engine_for("quarx")
