@@ -87,7 +87,9 @@ RED_VP_SPACES = {3: 3, 4: 4}
 # ASSUMPTION: the "Grey Action Spaces for Four Player Games Only" are a second grey 2~6 and a
 # second grey 1~6 (named with "#2"): a 4-player round brings two more grey dice than the six
 # spaces hold, and the cheapest actions are the likeliest to be doubled.
-# Each entry: (space name, lowest value, action, four players only).
+# Each entry: (space name, lowest value, action, four players only). Actions: "move die" (grey 6),
+# "score 2" (grey 5~6), "steps 3" (grey 4~6), "set die" (grey 3~6), "one step" (grey 2~6),
+# "nudge die" (grey 1~6).
 GREY_SPACES: tuple[tuple[str, int, str, bool], ...] = (
     ("grey 6", 6, "move die", False),
     ("grey 5~6", 5, "score 2", False),

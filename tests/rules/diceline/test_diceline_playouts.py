@@ -121,3 +121,28 @@ def test_thousands_of_random_playouts(n):
     for seed in range(1500):
         state, _ = random_game(n, 10_000 * n + seed, check_invariants)
         _finished(state)
+
+
+def _containers(obj, seen=None) -> dict[int, object]:
+    """Every list, dict and dataclass instance reachable from obj, by id."""
+    seen = {} if seen is None else seen
+    if isinstance(obj, (list, dict)) or hasattr(obj, "__dataclass_fields__"):
+        if id(obj) in seen:
+            return seen
+        seen[id(obj)] = obj
+        items = obj.values() if isinstance(obj, dict) else obj if isinstance(obj, list) else vars(obj).values()
+        for item in items:
+            _containers(item, seen)
+    return seen
+
+
+def test_the_fast_state_copy_is_deep_and_equal():
+    """Engine.apply deep-copies; the hand-made copy must share nothing mutable with the original."""
+    import copy
+
+    def check(state):
+        dup = copy.deepcopy(state)
+        assert dup == state
+        assert not set(_containers(dup)) & set(_containers(state))
+
+    random_game(4, 3, check)
