@@ -6,6 +6,7 @@ from typing import Any
 
 from rules.core.engine import Engine
 from rules.core.errors import IllegalMove
+from rules.core.reconcile import view_matches
 from rules.diceline import actions as A
 from rules.diceline import bonus as B
 from rules.diceline import rounds as R
@@ -14,9 +15,8 @@ from rules.diceline.moves import (
     CompleteLayout, DieBonus, Done, LineTurnUp, Move, OrderRolls, Place, ReturnDie, ReturnRow, RevealBonus,
     RevealLayout, Roll, StartTile, Step, StepBonus, Stop, TakeRow, UseTile, parse,
 )
-from rules.diceline.scoring import ranking_key, final_total
+from rules.diceline.scoring import final_total, ranking_key
 from rules.diceline.state import DicelineState
-from rules.core.reconcile import view_matches
 from rules.diceline.table_view import chance_from_view, expected_view
 from rules.diceline.view import public_view
 

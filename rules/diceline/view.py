@@ -37,6 +37,8 @@ def public_view(state: DicelineState, to_move: list[str], chance: str | None) ->
             "score": breakdown(state, i),
         })
     return {
+        "scores": {p["name"]: {"so_far": p["score"]["so_far"], "if_ended_now": p["score"]["if_ended_now"]}
+                   for p in players},
         "round": state.round,
         "phase": state.phase,
         "to_move": to_move,

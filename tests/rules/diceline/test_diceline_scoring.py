@@ -75,6 +75,7 @@ def test_points_so_far_and_if_ended_now_with_breakdown():
     assert ENGINE.scores(st)[st.players[who].name] == 3
     view = ENGINE.view(st)
     assert view["players"][who]["score"] == b
+    assert view["scores"][st.players[who].name] == {"so_far": 3, "if_ended_now": 4}
 
 
 def over(st: S.DicelineState) -> S.DicelineState:
