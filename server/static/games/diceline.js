@@ -164,6 +164,8 @@
         if (bits.length) head += ` · ${bits.join(" · ")}`;
       }
       el.append(h("div", { class: "dl-head", text: head }));
+      const sums = Object.entries(v.scores || {}).map(([n, s]) => `${n} ${s.so_far} (if the game ended now: ${s.if_ended_now})`);
+      if (sums.length) el.append(h("div", { class: "dl-sums", text: `Points so far: ${sums.join(" · ")}` }));
       const players = h("div", { class: "dl-players" });
       for (const p of v.players) players.append(player(p, v, legal, api));
       el.append(players, shared(v, legal, api));
