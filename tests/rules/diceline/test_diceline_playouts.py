@@ -15,7 +15,8 @@ from rules.core.match import Match
 from rules.diceline import state as S
 from rules.diceline.components import BONUS_KINDS, COLOURS
 from rules.diceline.moves import (
-    DieMove, DieSet, OrderStep, Place, SPACE_NAMES, TakeBonus, TakeLayout, TileStep,
+    CompleteLayout, DieBonus, DieMove, DieSet, Done, OrderStep, Place, ReturnDie, SPACE_NAMES, Step, StepBonus,
+    Stop, TakeBonus, TakeLayout, TileStep, UseTile,
 )
 
 
@@ -69,7 +70,7 @@ def test_match_random_chance_is_seeded():
 
 
 def _candidates(state: S.DicelineState, rng: random.Random, k: int) -> list:
-    """A sample of well-formed phase-2 moves, most of them illegal here."""
+    """A sample of well-formed phase-2 moves of every kind, most of them illegal here."""
     dice = [(c, v) for c in COLOURS for v in range(1, 7)]
     cells = range(9)
     effects: list = [None]
@@ -79,10 +80,26 @@ def _candidates(state: S.DicelineState, rng: random.Random, k: int) -> list:
     effects += [DieSet(c, v, to) for (c, v) in dice for to in range(1, 7)]
     effects += [TileStep(a, b) for a, b in itertools.product(cells, cells) if a != b]
     effects += [OrderStep(None)] + [OrderStep(c) for c in cells]
+    die_effects = [e for e in effects if isinstance(e, (DieMove, DieSet))]
+    steps = [e for e in effects if isinstance(e, (TileStep, OrderStep))]
+    others = [Stop(), Done()] + [CompleteLayout(t) for t in range(1, 14)]
+    others += [StepBonus(kd, n) for kd in ("movement", "order") for n in (1, 2, 3)]
     out = []
     for _ in range(k):
         c, v = rng.choice(dice)
-        out.append(Place(c, v, rng.choice(SPACE_NAMES), rng.choice(effects)))
+        pick = rng.randrange(6)
+        if pick == 0:
+            out.append(ReturnDie(c, v, rng.choice([None, *cells])))
+        elif pick == 1:
+            out.append(UseTile(rng.choice(BONUS_KINDS), rng.choice(cells)))
+        elif pick == 2:
+            out.append(DieBonus(rng.choice((1, 2, 3)), rng.choice(die_effects)))
+        elif pick == 3:
+            out.append(Step(rng.choice(steps)))
+        elif pick == 4:
+            out.append(rng.choice(others))
+        else:
+            out.append(Place(c, v, rng.choice(SPACE_NAMES), rng.choice(effects)))
     return out
 
 
@@ -101,7 +118,7 @@ def test_legal_moves_are_exactly_the_moves_apply_accepts(n, seed):
         for move in legal:
             ENGINE.apply(state, move)
         listed = set(legal)
-        for move in _candidates(state, rng, 60):
+        for move in _candidates(state, rng, 80):
             try:
                 ENGINE.apply(state, move)
             except IllegalMove:
