@@ -48,9 +48,12 @@ def test_every_legal_move_text_reads_back_exactly(seed, n):
 @settings(derandomize=True, max_examples=6, deadline=None)
 @given(seed=st.integers(0, 2**32), n=st.sampled_from([3, 4]))
 def test_json_round_trip_and_replay_give_the_same_state(seed, n):
-    """to_json/from_json give an equal state at every move; replaying the log gives the same game."""
+    """to_json/from_json give an equal state at every move (and the views are JSON); replaying the log
+    gives the same game."""
     def check(state):
         assert ENGINE.from_json(json.loads(json.dumps(ENGINE.to_json(state)))) == state
+        json.dumps(ENGINE.view(state))
+        json.dumps(ENGINE.expected_view(state))
     final, log = random_game(n, seed, check)
     replay = Match(ENGINE, NAMES[:n], {}, 0, moves=log)
     assert replay.state == final and replay.moves == log
