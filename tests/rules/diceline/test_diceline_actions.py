@@ -6,6 +6,7 @@ from diceline_helpers import ENGINE, current, play, set_board, set_dice, texts, 
 
 from rules.core.errors import IllegalMove
 from rules.diceline import state as S
+from rules.diceline.board import tile
 from rules.diceline.components import RED_VP_SPACES
 
 
@@ -143,15 +144,14 @@ def test_green_places_a_tile_on_a_space_showing_its_value():
     with pytest.raises(IllegalMove, match="r1c1 shows 1"):
         play(st, f"green 5 -> green 5: {kind} -> r1c1")
     st = play(st, f"green 5 -> green 5: {kind} -> r2c3")
-    assert current(st).board[5] == kind[0].upper() or current(st).board[5].isupper()
+    assert current(st).board[5] == tile(kind)  # face up
     assert ENGINE.chance(st).startswith("the next bonus tile")
 
 
 def test_green_refused_without_an_open_space_showing_the_value():
     """"You may not place a die in a green action space if there are no open bonus spaces depicting its
     value on your Player Board.\""""
-    st = table(green=4, board="D../..O/..V")  # both 4-spaces (r2c1, r3c3) ... r2c1 open
-    set_board(current(st), ".../D.O/..V")
+    st = table(green=4, board=".../D.O/..V")  # both spaces showing 4 (r2c1, r3c3) hold tiles
     assert not any(t.startswith("green 4 ->") for t in texts(st))
     with pytest.raises(IllegalMove, match="green 4 needs an open bonus space showing 4"):
         play(st, "green 4 -> green 4: vp -> r2c1")
