@@ -5,6 +5,7 @@ runs once per frame for both the annotated picture and the game.
 """
 from __future__ import annotations
 
+import inspect
 import threading
 import time
 from dataclasses import asdict
@@ -80,7 +81,8 @@ class TableWatcher:
         if tid is None:
             return annotate(frame, self.detector().detect(frame))
         try:
-            game = self.service.table(tid).record.game
+            record = self.service.table(tid).record
+            game = record.game
         except TableNotFound:
             self.watch(None)
             return frame
@@ -94,7 +96,7 @@ class TableWatcher:
             return _banner(frame.copy(), "hand over the table: not reading")
         if self.state == "hand":
             self._set(tid, "watching", "")
-        reading = reader(frame, self.detector())
+        reading = reader(frame, self.detector(), **_extras(reader, calibration=self.calibration, players=list(record.players)))
         with self._lock:
             self.last_view = reading.view
         view = stable.feed(reading.view)
@@ -130,6 +132,12 @@ class TableWatcher:
             self.state, self.detail = state, detail
         if changed:
             self.service.set_camera_note(tid, self.note(tid))
+
+
+def _extras(reader, **offered) -> dict:
+    """The keyword arguments among `offered` that `reader` takes (older readers take only frame, detector)."""
+    params = inspect.signature(reader).parameters
+    return {k: v for k, v in offered.items() if k in params}
 
 
 def _banner(frame: np.ndarray, text: str) -> np.ndarray:
