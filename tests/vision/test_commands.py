@@ -3,9 +3,13 @@ import json
 import subprocess
 import sys
 
+from pathlib import Path
+
 import pytest
 
-from .conftest import MODEL, ROOT, SAMPLES
+ROOT = Path(__file__).resolve().parents[2]
+MODEL = ROOT / "models" / "detector.onnx"
+SAMPLES = ROOT / "datasets" / "samples"
 
 
 def run(*args):

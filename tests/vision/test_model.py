@@ -1,11 +1,13 @@
 """The shipped ONNX model loads and reads the committed sample images right."""
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from vision.detector import Detector, NoModelError, count_quarx, read_dice, read_image
 
-from .conftest import SAMPLES
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "datasets" / "samples"
 
 
 def test_missing_model_is_a_clear_error(tmp_path):
