@@ -38,7 +38,7 @@ def name_color(bgr: np.ndarray) -> str:
         return "black"
     if s < 55 or (s < 80 and v > 170):
         return "white" if v > 150 else "grey"
-    if hue < 14 or hue >= 335:
+    if hue < 14 or hue >= 345:
         return "red"
     if hue < 38:
         return "orange"

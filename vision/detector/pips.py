@@ -19,7 +19,7 @@ def count_pips(crop: np.ndarray) -> int | None:
     pips = (th == 0) if body_light else (th > 0)
     mask = pips.astype(np.uint8)
     n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    count = 0
+    areas = []
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
         cx, cy = cents[i]
@@ -31,5 +31,10 @@ def count_pips(crop: np.ndarray) -> int | None:
             continue  # not round enough for a pip
         if not (6 <= cx <= side - 6 and 6 <= cy <= side - 6):
             continue
-        count += 1
+        areas.append(area)
+    if not areas:
+        return None
+    # Side-face pips are foreshortened: clearly smaller than the top face's own pips.
+    big = max(areas)
+    count = sum(1 for a in areas if a >= 0.5 * big)
     return count if 1 <= count <= 6 else None
