@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from vision.readers.base import Reading
 from vision.readers.quarx import read_quarx
+from vision.readers.ubongo import read_ubongo
 
-READERS = {"quarx": read_quarx}
+READERS = {"quarx": read_quarx, "ubongo": read_ubongo}
 
 __all__ = ["READERS", "Reading"]
