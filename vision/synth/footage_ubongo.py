@@ -200,13 +200,18 @@ def draw_die(img: np.ndarray, d: Placed, tilt: float, dep: float, light: np.ndar
 
 
 def _shadow(img: np.ndarray, d: Placed, tilt: float, dep: float, scale: float) -> None:
+    """A soft contact shadow beside the die (drawn and blurred in its own small window)."""
     side = DIE * W * scale
     cx, cy = d.u * W * scale, d.v * dep * W * np.cos(tilt) * scale - side * np.sin(tilt)
-    hull = outline(CubePose(cx, cy, side, d.yaw, tilt))
-    m = np.zeros(img.shape[:2], np.float32)
-    cv2.fillPoly(m, [np.round(hull + [side * 0.12, side * 0.1]).astype(np.int32)], 0.3, cv2.LINE_AA)
+    hull = outline(CubePose(cx, cy, side, d.yaw, tilt)) + [side * 0.12, side * 0.1]
+    pad = int(side * 0.5)
+    x0, y0 = np.maximum(np.floor(hull.min(0)).astype(int) - pad, 0)
+    x1, y1 = np.minimum(np.ceil(hull.max(0)).astype(int) + pad, [img.shape[1], img.shape[0]])
+    m = np.zeros((y1 - y0, x1 - x0), np.float32)
+    cv2.fillPoly(m, [np.round(hull - [x0, y0]).astype(np.int32)], 0.3, cv2.LINE_AA)
     m = cv2.GaussianBlur(m, (0, 0), side * 0.12)
-    img[:] = np.clip(img * (1 - m[..., None]), 0, 255).astype(np.uint8)
+    roi = img[y0:y1, x0:x1]
+    roi[:] = np.clip(roi * (1 - m[..., None]), 0, 255).astype(np.uint8)
 
 
 @dataclass
@@ -260,12 +265,14 @@ def render_ubongo_footage(script: UbongoScript, seed: int, tilt: float | None = 
     rng = np.random.default_rng([seed, 13])
     frames, shot_of = [], []
     cache: dict[tuple, np.ndarray] = {}
+    # Sensor noise from a small bank of fields: fresh noise each frame costs more than the reading.
+    noise = [rng.standard_normal((H, W, 3), dtype=np.float32) * 2.5 for _ in range(6)]
     for k, shot in enumerate(script.shots):
         if shot.dice not in cache:
             cache[shot.dice] = render_state(look, shot.dice, comps)
         base = cache[shot.dice].astype(np.float32)
         for _ in range(shot.frames):
-            img = base * shot.gain * rng.uniform(0.97, 1.03) + rng.normal(0, 2.5, base.shape)
+            img = base * (shot.gain * rng.uniform(0.97, 1.03)) + noise[int(rng.integers(len(noise)))]
             img = np.clip(img, 0, 255).astype(np.uint8)
             if shot.hand:
                 img = _with_arm(img, rng, shot.edge)

@@ -1,0 +1,22 @@
+"""Hands-free Ubongo end to end: rendered footage (oblique camera, hands, light drift, noise) ->
+the whole camera path -> engine. Classical reader: no detector model needed, so it always runs.
+
+Every roll and grab must be found by the camera and no move invented; the final scores must
+equal those of the same game typed by hand.
+"""
+from __future__ import annotations
+
+import pytest
+
+from server.handsfree_ubongo import run_ubongo
+
+
+@pytest.mark.parametrize("seed, tilt_deg", [(1, 45.0), (2, None)])
+def test_scripted_ubongo_game_is_read_by_the_camera(seed, tilt_deg):
+    import math
+
+    result = run_ubongo(seed, rounds=2, tilt=None if tilt_deg is None else math.radians(tilt_deg))
+    assert result.wrong == 0, f"camera invented moves: {result.camera_moves} vs {result.expected}"
+    assert result.camera_moves == result.expected, f"typed by a person: {result.typed}"
+    assert result.clicks == 0
+    assert result.scores == result.expected_scores
