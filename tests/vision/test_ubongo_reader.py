@@ -107,3 +107,12 @@ def test_footage_is_deterministic_for_a_seed(players):
     b = render_ubongo_footage(script, 4).frames
     assert len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))
     assert script.moves[0].startswith("roll black ") and " takes black " in script.moves[1]
+
+
+@pytest.mark.parametrize("cell", [0.14, 0.21])
+def test_dice_printed_with_other_square_sizes_are_still_read(cell, monkeypatch):
+    import vision.synth.footage_ubongo as footage
+
+    monkeypatch.setattr(footage, "DIE_ART_CELL", cell)  # the reader still assumes 0.17
+    acc = measure(range(40, 42), 30)
+    assert acc.right == acc.dice, acc.misses

@@ -60,6 +60,8 @@ class UbongoConfig:
     zones: Zones = field(default_factory=Zones)
     comps: Components = DEFAULT
     cell: float = DIE_ART_CELL
+    # Printed dice differ from the assumed square size: try these multiples, shared by all dice in view.
+    cell_search: tuple[float, ...] = (0.8, 0.9, 1.0, 1.1, 1.25)
     die_range: tuple[float, float] = (0.03, 0.14)  # a die's side as a fraction of the table area's width
     min_fit: float = 0.8       # silhouette IoU below this: not one die (two touching, an arm, clutter)
     min_match: float = 0.5     # shape IoU below this: the face is unreadable
@@ -169,8 +171,8 @@ def _templates(names: tuple[tuple[str, str], ...], size: int, cell: float) -> tu
     return np.stack(masks), labels
 
 
-def read_face(patch: np.ndarray, colour: str, candidates: dict[str, str], config: UbongoConfig) -> tuple[str | None, float]:
-    """The shape on a top-down face patch (grey), matched against `candidates` {name: drawing}."""
+def face_ink(patch: np.ndarray, colour: str) -> np.ndarray | None:
+    """The shape's squares on a top-down face patch (grey) as a mask centred on the patch; None if blank."""
     p = patch.shape[0]
     g = patch.astype(np.float32)
     ring = np.ones_like(g, bool)
@@ -181,32 +183,49 @@ def read_face(patch: np.ndarray, colour: str, candidates: dict[str, str], config
     inner = g[int(p * 0.1):p - int(p * 0.1), int(p * 0.1):p - int(p * 0.1)]
     ink = float(np.percentile(inner, 97 if colour == "black" else 3))
     if abs(ink - body) < 25:
-        return None, 0.0
+        return None
     mid = (ink + body) / 2
     fg = (g > mid) if colour == "black" else (g < mid)
-    fg[ring] = False
     fg[:b], fg[p - b:], fg[:, :b], fg[:, p - b:] = False, False, False, False
     ys, xs = np.nonzero(fg)
     if len(xs) == 0:
-        return None, 0.0
+        return None
     # Centre the ink on the patch: the shape is printed centred, the fitted square may be off a little.
     dx, dy = p / 2 - (xs.min() + xs.max() + 1) / 2, p / 2 - (ys.min() + ys.max() + 1) / 2
     shift = np.float32([[1, 0, dx], [0, 1, dy]])
-    fg = cv2.warpAffine(fg.astype(np.uint8), shift, (p, p), flags=cv2.INTER_NEAREST) > 0
-    masks, labels = _templates(tuple(sorted(candidates.items())), p, config.cell)
-    inter = (masks & fg).sum((1, 2))
-    union = (masks | fg).sum((1, 2))
-    iou = inter / np.maximum(union, 1)
+    return cv2.warpAffine(fg.astype(np.uint8), shift, (p, p), flags=cv2.INTER_NEAREST) > 0
+
+
+def match_shape(fg: np.ndarray, candidates: dict[str, str], cell: float) -> tuple[str, float, float]:
+    """The best shape for an ink mask: (name, IoU, the best other shape's IoU), any turn or mirror."""
+    masks, labels = _templates(tuple(sorted(candidates.items())), fg.shape[0], round(cell, 4))
+    iou = (masks & fg).sum((1, 2)) / np.maximum((masks | fg).sum((1, 2)), 1)
     best_by_name: dict[str, float] = {}
     for name, score in zip(labels, iou):
         best_by_name[name] = max(best_by_name.get(name, 0.0), float(score))
     ranked = sorted(best_by_name.items(), key=lambda kv: -kv[1])
-    name, score = ranked[0]
-    runner = ranked[1][1] if len(ranked) > 1 else 0.0
+    return ranked[0][0], ranked[0][1], ranked[1][1] if len(ranked) > 1 else 0.0
+
+
+def read_face(patch: np.ndarray, colour: str, candidates: dict[str, str], config: UbongoConfig,
+              cell: float | None = None) -> tuple[str | None, float]:
+    """The shape on a top-down face patch (grey), matched against `candidates` {name: drawing}."""
+    fg = face_ink(patch, colour)
+    if fg is None:
+        return None, 0.0
+    name, score, runner = match_shape(fg, candidates, cell or config.cell)
     if score < config.min_match:
         return None, score
     # Confidence: how well it matches, discounted when another shape matches nearly as well.
     return name, float(np.clip(score * min(1.0, (score - runner) / 0.15), 0.0, 1.0))
+
+
+def shared_cell(inks: list[tuple[np.ndarray, dict[str, str]]], config: UbongoConfig) -> float:
+    """The shape-square size that fits all dice in view best (all dice of a game are printed alike)."""
+    if not inks or not config.cell_search:
+        return config.cell
+    return max((config.cell * f for f in config.cell_search),
+               key=lambda c: sum(match_shape(fg, cands, c)[1] for fg, cands in inks))
 
 
 def _faces_of(colour: str, comps: Components) -> dict[str, str]:
@@ -232,7 +251,7 @@ def find_dice(frame: np.ndarray, calibration=None, config: UbongoConfig | None =
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     p = config.patch
     dst = np.float32([[0, 0], [p, 0], [p, p], [0, p]])
-    seen: list[SeenDie] = []
+    found = []
     for colour, mask in _masks(top).items():
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for cnt in contours:
@@ -256,10 +275,15 @@ def find_dice(frame: np.ndarray, calibration=None, config: UbongoConfig | None =
             corners = cv2.perspectiveTransform(square.reshape(-1, 1, 2), inv).reshape(-1, 2)
             warp = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
             patch = cv2.warpPerspective(gray, warp, (p, p), flags=cv2.INTER_LINEAR)
-            face, conf = read_face(patch, colour, _faces_of(colour, config.comps), config)
             (u0, v0), (u1, v1) = hull.min(0), hull.max(0)
             u, v = (u0 + u1) / 2 / tw, (v0 + v1) / 2 / th
-            seen.append(SeenDie(colour, face, conf * fit, corners, u, v, config.zones.zone_of(u, v, players)))
+            found.append((colour, patch, fit, corners, u, v))
+    inks = [(fg, _faces_of(c, config.comps)) for c, patch, *_ in found if (fg := face_ink(patch, c)) is not None]
+    cell = shared_cell(inks, config)
+    seen: list[SeenDie] = []
+    for colour, patch, fit, corners, u, v in found:
+        face, conf = read_face(patch, colour, _faces_of(colour, config.comps), config, cell)
+        seen.append(SeenDie(colour, face, conf * fit, corners, u, v, config.zones.zone_of(u, v, players)))
     return seen
 
 
@@ -319,5 +343,7 @@ def read_ubongo(frame: np.ndarray, detector=None, calibration=None, players: lis
     view = view_of(dice, players)
     conf = {"middle": min((d.confidence for d in dice if d.zone == "middle"), default=1.0),
             "grabbed": min((d.confidence for d in dice if d.zone != "middle"), default=1.0)}
+    for i, d in enumerate(sorted(dice, key=lambda d: (d.v, d.u)), 1):
+        conf[f"die {i}: {d.colour} {d.face or '?'} ({'middle' if d.zone == 'middle' else f'seat {d.zone + 1}'})"] = round(d.confidence, 3)
     draw = [Detection(f"{d.colour} {d.face or '?'}", d.box, d.confidence) for d in dice]
     return Reading(view, conf, draw)

@@ -144,6 +144,7 @@ def ubongo_script(seed: int, players: list[str] | None = None, rounds: int = 2, 
         while order:
             group = order[:2] if len(order) >= 2 and rng.random() < 0.25 else order[:1]
             order = order[len(group):]
+            group.sort()  # grabs seen together are told in seat order, as the engine lists them
             shot(dice, 3, hand=True, edge=SEAT_EDGES[n][group[0]])
             moves = []
             for i in group:
