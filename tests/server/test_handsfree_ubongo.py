@@ -20,3 +20,13 @@ def test_scripted_ubongo_game_is_read_by_the_camera(seed, tilt_deg):
     assert result.camera_moves == result.expected, f"typed by a person: {result.typed}"
     assert result.clicks == 0
     assert result.scores == result.expected_scores
+
+
+def test_moves_the_camera_misses_are_typed_and_counted_as_clicks(monkeypatch):
+    from vision.readers import READERS, Reading
+
+    monkeypatch.setitem(READERS, "ubongo", lambda frame, detector: Reading(None))  # a blind camera
+    result = run_ubongo(3, rounds=1)
+    assert result.camera_moves == [] and result.wrong == 0
+    assert result.typed == result.expected and result.clicks == len(result.expected)
+    assert result.scores == result.expected_scores
