@@ -1,0 +1,114 @@
+"""Dazzling Diceline: the dice and bonus tiles on the play mat (vision/diceline_layout.py) as a TableView.
+
+Read (rules.diceline.table_view): the selection rows, the dice in the action spaces, each
+player's die spaces and 3x3 bonus tiles (face-up kinds), and the bonus display. Left None (not
+read): layout tiles, completed counts, red markers. The TableView cannot say "empty" (None
+matches anything), so an empty die space is None too: a die going back to the pool is not seen.
+A face-down tile's kind cannot be seen either (every back reads "BONUS TILE"): it is None.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rules.diceline.actions import spaces_for
+from rules.diceline.board import LETTER
+from rules.diceline.components import DICE_BY_PLAYERS
+from vision.calibration import Calibration
+from vision.diceline_layout import TILE_PITCH, mat_layout
+from vision.readers.base import Reading
+from vision.readers.diceline_cells import PPM, WINDOW, DieRead, read_die, read_tile
+from vision.readers.diceline_geometry import mat_pose
+
+DEFAULT_PLAYERS = ("pink", "yellow", "orange")  # seat names when the caller gives none (the board colours)
+
+
+@dataclass
+class MatReading:
+    """Every cell of the mat as read: dice by cell name, tiles by cell name ('' open, a kind, 'back', None)."""
+
+    dice: dict[str, DieRead] = field(default_factory=dict)
+    tiles: dict[str, str | None] = field(default_factory=dict)
+    confidence: dict[str, float] = field(default_factory=dict)
+
+
+def read_cells(frame: np.ndarray, calibration: Calibration | None = None) -> MatReading:
+    """Read every die and tile cell of the mat; ValueError when the mat is not found."""
+    pose = mat_pose(frame, calibration)
+    layout = mat_layout()
+    out = MatReading()
+    for cell in layout.die_cells():
+        window = pose.warp(frame, pose.tops, cell.x, cell.y, WINDOW, PPM)
+        toward = pose.camera_foot - np.array([cell.x, cell.y])
+        got = read_die(window, toward / max(1e-6, float(np.linalg.norm(toward))))
+        out.dice[cell.name], out.confidence[cell.name] = got, got.confidence
+    for cell in layout.tile_cells():
+        look, c = read_tile(pose.warp(frame, pose.table, cell.x, cell.y, TILE_PITCH, PPM))
+        out.tiles[cell.name], out.confidence[cell.name] = look, c
+    return out
+
+
+def read_diceline(frame: np.ndarray, detector=None, calibration: Calibration | None = None,
+                  players: list[str] | None = None) -> Reading:
+    """The Diceline TableView of `frame`; players are named in seat order (board 1 = players[0])."""
+    names = list(players or DEFAULT_PLAYERS)
+    try:
+        cells = read_cells(frame, calibration)
+    except ValueError:  # no mat in view: nothing is read, so nothing can match wrongly
+        return Reading({}, {"mat": 0.0})
+    layout = mat_layout()
+    rows = DICE_BY_PLAYERS[len(names)]["red"]
+    view = {
+        "selection": [_row([cells.dice[c.name] for c in layout.selection[r]]) for r in range(rows)],
+        "spaces": {sp.name: _die_entry(cells.dice[layout.spaces[sp.name].name]) for sp in spaces_for(len(names))},
+        "players": {name: {"dice": [_die_entry(cells.dice[c.name]) for c in layout.boards[seat].dice],
+                           "tiles": [_tile_entry(cells.tiles[c.name]) for c in layout.boards[seat].tiles]}
+                    for seat, name in enumerate(names)},
+    }
+    display = [cells.tiles[c.name] for c in layout.bonus_display]
+    view["bonus_display"] = None if any(k is None or k == "back" for k in display) else sorted(k for k in display if k)
+    if detector is not None:
+        _check_with_detector(frame, detector, cells.confidence)
+    return Reading(view, cells.confidence)
+
+
+def _row(dice: list[DieRead]) -> list | None:
+    """A selection row: None when empty, else its values (0 for an empty cell: no roll lays a part row)."""
+    if not any(d.present for d in dice):
+        return None
+    return [(d.value if d.present else 0) for d in dice]
+
+
+def _die_entry(d: DieRead) -> list | None:
+    return [d.colour, d.value] if d.present else None
+
+
+def _tile_entry(look: str | None) -> str | None:
+    """A bonus space as the TableView writes it ('' open, 'D' face-up die tile); None for a back or unsure."""
+    if look is None or look == "back":
+        return None
+    return look if look == "" else LETTER[look]
+
+
+def _check_with_detector(frame: np.ndarray, detector, conf: dict) -> None:
+    """The network's dice, when a model is installed: only lowers confidence where it disagrees (kept simple)."""
+    try:
+        found = detector.detect(frame)
+    except Exception:  # a missing or failing model must never stop the classical reading
+        return
+    conf["detector_dice"] = float(sum(1 for d in found if d.cls.startswith("die_")))
+
+
+def readable(view: dict) -> dict:
+    """What this reader can see of an expected view: the same shape, unread fields dropped, empties None."""
+    players = {}
+    for name, p in view["players"].items():
+        players[name] = {"dice": [d if d else None for d in p["dice"]],
+                         "tiles": [t if (t == "" or t.isupper()) else None for t in p["tiles"]]}
+    return {
+        "selection": list(view["selection"]),
+        "spaces": dict(view["spaces"]),
+        "players": players,
+        "bonus_display": sorted(view["bonus_display"]),
+    }

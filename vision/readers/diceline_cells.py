@@ -1,0 +1,205 @@
+"""One cell of the warped Diceline mat: is a die there, its colour and pips; or which bonus tile.
+
+Every window is first divided by the paper's own colour around it (the mat is white): that one
+step white-balances warm and cold light and evens out light that falls off across the table.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from vision.diceline_layout import DIE, PIP_RADIUS, PIP_SPOTS, TILE_GROUND
+from vision.diceline_mat import PAPER
+
+PPM = 3.0  # pixels per mm of the warped windows
+WINDOW = 30.0  # mm around a die cell's centre that is searched for the top face
+SLACK = 6.0  # mm a die may lie off its cell's centre
+PIP_R = PIP_RADIUS * DIE  # mm
+_ANGLES = np.arange(0, 90, 10)  # a square looks the same every quarter turn
+
+
+def _prior(slack: int) -> np.ndarray:
+    yy, xx = np.mgrid[-slack:slack + 1, -slack:slack + 1]
+    return (0.0004 * (xx ** 2 + yy ** 2)).astype(np.float32)
+
+
+_PRIOR = {int(round(SLACK * PPM)): _prior(int(round(SLACK * PPM)))}
+
+
+@dataclass(frozen=True)
+class DieRead:
+    """What one die cell shows: present or not, colour (None: unsure), value (None: unsure), confidence."""
+
+    present: bool
+    colour: str | None = None
+    value: int | None = None
+    confidence: float = 1.0
+    seen: bool = False  # something die-like was there but could not be read
+
+
+def normalise(window: np.ndarray) -> np.ndarray:
+    """The window divided by its paper colour (paper -> 1.0), float32."""
+    f = window.astype(np.float32) + 1.0
+    lum = f.sum(2)
+    paper = f[lum >= np.percentile(lum, 85)]
+    ref = np.median(paper, 0) if len(paper) else np.full(3, 255.0, np.float32)
+    return f / np.maximum(ref, 1.0)
+
+
+def _hsv(n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    v = n.max(2)
+    s = (v - n.min(2)) / np.maximum(v, 1e-3)
+    return v, s
+
+
+def read_die(window: np.ndarray, toward_camera: np.ndarray) -> DieRead:
+    """Read the die whose top face should lie near the centre of a WINDOW-mm window of the tops plane."""
+    n = normalise(window)
+    v, s = _hsv(n)
+    body = (s > 0.28) | (v < 0.72)
+    if body.mean() < 0.12:
+        return DieRead(False)
+    side = DIE * PPM
+    # The top face is the best lit part of the die: side faces, lit from the side, are darker.
+    # Judged at the cell's middle: a neighbour's brighter side face must not set the level.
+    c, r = window.shape[0] // 2, int(round(DIE * PPM / 2))
+    mid_v, mid_body = v[c - r:c + r, c - r:c + r], body[c - r:c + r, c - r:c + r]
+    if mid_body.mean() < 0.3:
+        return DieRead(False)
+    top_level = np.percentile(mid_v[mid_body], 80)
+    top = (body & (v > 0.78 * top_level)).astype(np.uint8)
+    top = cv2.morphologyEx(top, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))  # thin ticks and die edges
+    top = _fill_holes(top).astype(np.float32)  # the pips: holes in the face
+    # The face is a DIE x DIE square turned by some angle: find the square that top-lit pixels fill
+    # best (a neighbour's side face or a printed tick cannot fill a whole square).
+    best, where = 0.0, (0.0, 0.0, 0.0)
+    n_side = int(round(side))
+    for angle in _ANGLES:
+        rot = cv2.getRotationMatrix2D((c, c), float(angle), 1.0)
+        turned = cv2.warpAffine(top, rot, top.shape[::-1], flags=cv2.INTER_NEAREST)
+        cover = cv2.boxFilter(turned, -1, (n_side, n_side), normalize=True, borderType=cv2.BORDER_CONSTANT)
+        slack = int(round(SLACK * PPM))
+        # A face and a lit side face beside it leave a ridge of equal cover: prefer the middle.
+        region = cover[c - slack:c + slack + 1, c - slack:c + slack + 1] - _PRIOR[slack]
+        y, x = np.unravel_index(int(np.argmax(region)), region.shape)
+        if region[y, x] > best + 1e-6:  # region holds cover less the small prior
+            # back from the turned picture to the window's own pixels
+            inv = cv2.invertAffineTransform(rot)
+            px, py = inv @ np.array([c - slack + x, c - slack + y, 1.0])
+            best, where = float(region[y, x]), (float(px), float(py), float(angle))
+    if best < 0.6:
+        return DieRead(False)
+    cx, cy, angle = where
+    face = _upright(n, cx, cy, angle, int(round(1.12 * side)))
+    colour = _colour(face)
+    value, conf = _pips(face)
+    if colour is None or value is None:
+        # Something die-like that cannot be read (often a neighbour's side face at a steep angle):
+        # say nothing rather than something wrong; the TableView's None matches anything.
+        return DieRead(False, colour, value, 0.0, seen=True)
+    return DieRead(True, colour, value, min(conf, best))
+
+
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    """The mask with every hole it encloses filled."""
+    pad = np.pad(mask, 1)
+    outside = pad.copy()
+    cv2.floodFill(outside, None, (0, 0), 1)
+    return (mask | (1 - outside[1:-1, 1:-1])).astype(np.uint8)
+
+
+def _upright(n: np.ndarray, cx: float, cy: float, angle: float, side: int) -> np.ndarray:
+    """The side x side square centred on (cx, cy), turned by -angle (pips do not care which quarter turn)."""
+    rot = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
+    rot[:, 2] += np.array([side / 2 - cx, side / 2 - cy])
+    return cv2.warpAffine(n, rot, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _colour(face: np.ndarray) -> str | None:
+    """red, green or grey from the paper-balanced body of the face (the pips left out)."""
+    v, s = _hsv(face)
+    m = face.shape[0] // 6
+    core_v, core_s, core = v[m:-m, m:-m], s[m:-m, m:-m], face[m:-m, m:-m]
+    keep = core_v <= np.percentile(core_v, 60)
+    if keep.sum() < 10:
+        return None
+    b, g, r = np.median(core[keep], 0)
+    if float(np.median(core_s[keep])) < 0.25:
+        return "grey"
+    if r > 1.3 * g and r > 1.3 * b:
+        return "red"
+    if g > 1.15 * r and g > b:
+        return "green"
+    return None
+
+
+def _pips(face: np.ndarray) -> tuple[int | None, float]:
+    """The value on an upright top face (paper-normalised, a little larger than the face).
+
+    Matched against the six pip patterns (both quarter turns) rather than counted: blur runs the
+    close pips of a 6 together, but a blurred 6 still looks most like a 6."""
+    v, _ = _hsv(face)
+    side = int(round(DIE * PPM))
+    scores: dict[int, float] = {}
+    for value, template in _templates(side):
+        r = cv2.matchTemplate(v.astype(np.float32), template, cv2.TM_CCOEFF_NORMED)
+        scores[value] = max(scores.get(value, -1.0), float(r.max()))
+    ranked = sorted(scores, key=scores.get, reverse=True)
+    best, margin = ranked[0], scores[ranked[0]] - scores[ranked[1]]
+    if scores[best] < 0.4 or margin < 0.05:
+        return None, 0.0
+    return best, min(1.0, margin / 0.2)
+
+
+@lru_cache(maxsize=4)
+def _templates(side: int) -> list[tuple[int, np.ndarray]]:
+    """(value, light-pips-on-dark picture) for each value and quarter turn."""
+    out = []
+    for value, spots in PIP_SPOTS.items():
+        for turn in (False, True):
+            t = np.zeros((side, side), np.float32)
+            for a, b in spots:
+                x, y = ((1 - b), a) if turn else (a, b)
+                cv2.circle(t, (int(round(x * side)), int(round(y * side))), int(round(PIP_RADIUS * side)), 1.0, -1,
+                           cv2.LINE_AA)
+            out.append((value, cv2.GaussianBlur(t, (0, 0), 1.2)))
+    return out
+
+
+def _spots(mask: np.ndarray) -> list:
+    """Connected light spots big enough to be pips and clear of the crop's edge (paper shows there)."""
+    side = mask.shape[0]
+    k, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    nominal = np.pi * (PIP_R * PPM) ** 2
+    return [st for st in stats[1:k] if st[4] >= 0.3 * nominal
+            and not (st[0] == 0 or st[1] == 0 or st[0] + st[2] >= side or st[1] + st[3] >= side)]
+
+
+def read_tile(window: np.ndarray) -> tuple[str | None, float]:
+    """'' for an empty bonus space, a kind for a face-up tile, 'back' for a face-down one; None when unsure.
+
+    `window` is one bonus-space pitch of the table plane: the tile plus a rim of paper to balance by."""
+    n = normalise(window)
+    px = n.shape[0]
+    q = px // 5
+    centre = n[q:px - q, q:px - q]
+    v, s = _hsv(centre)
+    paper = (v > 0.8) & (s < 0.15)  # also the tile's light symbol: looked past, not matched
+    if paper.mean() > 0.6:
+        return "", float(paper.mean())
+    ground = centre[~paper]
+    if len(ground) < 10:
+        return None, 0.0
+    colour = np.median(ground, 0)
+    dist = {k: float(np.linalg.norm(colour - ref)) for k, ref in _TILE_REFS.items()}
+    ranked = sorted(dist, key=dist.get)
+    margin = dist[ranked[1]] - dist[ranked[0]]
+    if margin < 0.08:
+        return None, 0.0
+    return ranked[0], min(1.0, margin / 0.3)
+
+
+_TILE_REFS = {k: np.array(c, np.float32) / np.array(PAPER, np.float32) for k, c in TILE_GROUND.items()}

@@ -1,0 +1,145 @@
+"""Board-reading accuracy: random mat contents rendered at an angle, read back, scored cell by cell."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from rules.diceline.board import LETTER
+from vision.diceline_layout import mat_layout
+from vision.synth.diceline_render import camera, render_view
+
+SEATS = ["s1", "s2", "s3", "s4"]
+LOOKS = ("", "", "die", "movement", "order", "vp", "back")  # open spaces twice as likely
+
+
+@dataclass
+class BoardScore:
+    """Cells read right out of all cells; dice read right (present, colour and value) out of all dice."""
+
+    cells: int = 0
+    cells_right: int = 0
+    dice: int = 0
+    dice_right: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def add(self, other: "BoardScore") -> None:
+        self.cells += other.cells
+        self.cells_right += other.cells_right
+        self.dice += other.dice
+        self.dice_right += other.dice_right
+        self.errors += other.errors
+
+    @property
+    def cell_rate(self) -> float:
+        return self.cells_right / max(1, self.cells)
+
+    @property
+    def dice_rate(self) -> float:
+        return self.dice_right / max(1, self.dice)
+
+
+def random_contents(rng: np.random.Generator, fill: float = 0.6) -> dict:
+    """A TableView-shaped dict for all four seats and five selection rows, filled at random (rules aside)."""
+    layout = mat_layout()
+    def die(colour: str | None = None):
+        return [colour or str(rng.choice(["red", "green", "grey"])), int(rng.integers(1, 7))]
+    selection = [[int(rng.integers(1, 7)) for _ in range(4)] if rng.random() < fill else None
+                 for _ in layout.selection]
+    spaces = {name: (die(c.colour) if rng.random() < fill else None) for name, c in layout.spaces.items()}
+    players = {}
+    for seat in SEATS:
+        tiles = []
+        for _ in range(9):
+            look = str(rng.choice(LOOKS))
+            if look == "back":  # face down: the kind under it is not seen
+                tiles.append(LETTER[str(rng.choice(list(LETTER)))].lower())
+            else:
+                tiles.append(LETTER[look] if look else "")
+        players[seat] = {"dice": [die() if rng.random() < fill else None for _ in range(4)], "tiles": tiles}
+    display = [str(rng.choice(list(LETTER))) for _ in range(int(rng.integers(0, 5)))]
+    return {"selection": selection, "spaces": spaces, "players": players, "bonus_display": display}
+
+
+def truth_cells(view: dict) -> tuple[dict[str, tuple | None], dict[str, str]]:
+    """Cell name -> (colour, value) or None; tile cell name -> '', a kind or 'back'."""
+    layout = mat_layout()
+    dice: dict[str, tuple | None] = {}
+    for r, row in enumerate(view["selection"]):
+        for c, cell in enumerate(layout.selection[r]):
+            dice[cell.name] = (cell.colour, row[c]) if row else None
+    for name, cell in layout.spaces.items():
+        d = view["spaces"][name]
+        dice[cell.name] = tuple(d) if d else None
+    tiles = {c.name: "" for c in layout.bonus_display}
+    for c, kind in zip(layout.bonus_display, view["bonus_display"]):
+        tiles[c.name] = kind
+    kinds = {v: k for k, v in LETTER.items()}
+    for seat, board in zip(SEATS, layout.boards):
+        p = view["players"][seat]
+        for cell, d in zip(board.dice, p["dice"]):
+            dice[cell.name] = tuple(d) if d else None
+        for cell, t in zip(board.tiles, p["tiles"]):
+            tiles[cell.name] = "" if not t else (kinds[t] if t.isupper() else "back")
+    return dice, tiles
+
+
+def score_board(seed: int, tilt: float, noise: bool = True) -> BoardScore:
+    """Render one random board at `tilt` degrees (light, blur and noise when `noise`) and score the reading."""
+    from vision.readers.diceline import read_cells
+
+    rng = np.random.default_rng([seed, int(tilt)])
+    view = random_contents(rng)
+    img = render_view(view, SEATS, camera(tilt, rng), rng)
+    if noise:
+        img = camera_effects(img, rng)
+    read = read_cells(img)
+    dice, tiles = truth_cells(view)
+    out = BoardScore()
+    for name, want in dice.items():
+        got = read.dice[name]
+        right = (got.present, (got.colour, got.value) if got.present else None) == (want is not None, want)
+        out.cells += 1
+        out.cells_right += right
+        if want is not None:
+            out.dice += 1
+            out.dice_right += right
+        if not right:
+            out.errors.append(f"seed {seed} tilt {tilt}: {name} {want} read {got}")
+    for name, want in tiles.items():
+        got = read.tiles[name]
+        out.cells += 1
+        out.cells_right += got == want
+        if got != want:
+            out.errors.append(f"seed {seed} tilt {tilt}: {name} {want!r} read {got!r}")
+    return out
+
+
+def camera_effects(img: np.ndarray, rng: np.random.Generator, blur: tuple[float, float] = (0.5, 1.3),
+                   noise: tuple[float, float] = (2.0, 6.0)) -> np.ndarray:
+    """A webcam's picture: uneven warm or cold light, slight defocus (sigma px), sensor noise (sigma levels)."""
+    img = cv2.GaussianBlur(_light(img, rng), (0, 0), rng.uniform(*blur))
+    return np.clip(img.astype(np.float32) + rng.normal(0, rng.uniform(*noise), img.shape), 0, 255).astype(np.uint8)
+
+
+def _light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Warm or cold light, brighter or dimmer, falling off across the table."""
+    h, w = img.shape[:2]
+    cast = rng.uniform(0.85, 1.12, 3).astype(np.float32)
+    gain = rng.uniform(0.75, 1.1)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    ang = rng.uniform(0, 2 * np.pi)
+    ramp = 1.0 + 0.15 * ((xx / w - 0.5) * np.cos(ang) + (yy / h - 0.5) * np.sin(ang))
+    return np.clip(img.astype(np.float32) * cast * gain * ramp[..., None], 0, 255).astype(np.uint8)
+
+
+def board_accuracy(seeds: range | list[int], tilts: tuple[float, ...] = (0, 30, 45), noise: bool = True) -> dict[float, BoardScore]:
+    """Scores per tilt over the seeds."""
+    out = {}
+    for tilt in tilts:
+        total = BoardScore()
+        for seed in seeds:
+            total.add(score_board(seed, tilt, noise))
+        out[tilt] = total
+    return out
