@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rules.diceline.actions import spaces_for
-from rules.diceline.components import DIE_SPACES
+from rules.diceline.components import DICE_BY_PLAYERS, DIE_SPACES
 
 MAT_W, MAT_H = 600.0, 400.0  # mm; the markers' outer corners
 MARKER = 40.0  # printed marker side, mm
@@ -67,6 +67,13 @@ class MatLayout:
         """Every cell a die may lie in."""
         out = [c for row in self.selection for c in row] + list(self.spaces.values())
         return out + [c for b in self.boards for c in b.dice]
+
+    def for_players(self, n: int) -> "MatLayout":
+        """The cells in play with `n` players: their boards, the selection rows and action spaces they use."""
+        names = {s.name for s in spaces_for(n)}
+        rows = DICE_BY_PLAYERS[n]["red"]
+        return MatLayout(self.selection[:rows], {k: c for k, c in self.spaces.items() if k in names},
+                         self.bonus_display, self.boards[:n])
 
     def tile_cells(self) -> list[Cell]:
         """Every cell a bonus tile may lie in."""

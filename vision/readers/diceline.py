@@ -33,10 +33,10 @@ class MatReading:
     confidence: dict[str, float] = field(default_factory=dict)
 
 
-def read_cells(frame: np.ndarray, calibration: Calibration | None = None) -> MatReading:
-    """Read every die and tile cell of the mat; ValueError when the mat is not found."""
+def read_cells(frame: np.ndarray, calibration: Calibration | None = None, seats: int = 4) -> MatReading:
+    """Read the die and tile cells in play with `seats` players; ValueError when the mat is not found."""
     pose = mat_pose(frame, calibration)
-    layout = mat_layout()
+    layout = mat_layout().for_players(seats)
     out = MatReading()
     for cell in layout.die_cells():
         window = pose.warp(frame, pose.tops, cell.x, cell.y, WINDOW, PPM)
@@ -54,7 +54,7 @@ def read_diceline(frame: np.ndarray, detector=None, calibration: Calibration | N
     """The Diceline TableView of `frame`; players are named in seat order (board 1 = players[0])."""
     names = list(players or DEFAULT_PLAYERS)
     try:
-        cells = read_cells(frame, calibration)
+        cells = read_cells(frame, calibration, len(names))
     except ValueError:  # no mat in view: nothing is read, so nothing can match wrongly
         return Reading({}, {"mat": 0.0})
     layout = mat_layout()

@@ -43,16 +43,19 @@ class DieRead:
 def normalise(window: np.ndarray) -> np.ndarray:
     """The window divided by its paper colour (paper -> 1.0), float32."""
     f = window.astype(np.float32) + 1.0
-    lum = f.sum(2)
-    paper = f[lum >= np.percentile(lum, 85)]
-    ref = np.median(paper, 0) if len(paper) else np.full(3, 255.0, np.float32)
+    lum = (f[..., 0] + f[..., 1] + f[..., 2]).ravel()
+    sample = lum[::3]
+    k = int(0.85 * (len(sample) - 1))
+    light = lum >= np.partition(sample, k)[k]  # the paper: the lightest part of every window here
+    ref = f.reshape(-1, 3)[light].mean(0) if light.any() else np.full(3, 255.0, np.float32)
     return f / np.maximum(ref, 1.0)
 
 
 def _hsv(n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    v = n.max(2)
-    s = (v - n.min(2)) / np.maximum(v, 1e-3)
-    return v, s
+    b, g, r = n[..., 0], n[..., 1], n[..., 2]
+    v = cv2.max(cv2.max(b, g), r)
+    lo = cv2.min(cv2.min(b, g), r)
+    return v, (v - lo) / cv2.max(v, 1e-3)
 
 
 def read_die(window: np.ndarray, toward_camera: np.ndarray) -> DieRead:

@@ -5,6 +5,7 @@ cell. World: mat millimetres (x right, y down, origin at marker 0's outer corner
 """
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
 
 import cv2
@@ -97,8 +98,11 @@ class Placed:
     value: int
 
 
-def dice_in_view(view: dict, players: list[str], rng: np.random.Generator, jitter: float = 2.5) -> list[Placed]:
-    """The dice a TableView puts on the mat, each nudged and turned a little as a hand leaves it."""
+def dice_in_view(view: dict, players: list[str], rng: np.random.Generator, jitter: float = 2.5,
+                 stable: int | None = None) -> list[Placed]:
+    """The dice a TableView puts on the mat, each nudged and turned a little as a hand leaves it.
+
+    With `stable` (a seed), a die lies the same way as long as it stays in its cell with its value."""
     layout = mat_layout()
     cells: list[tuple] = []
     for r, row in enumerate(view.get("selection") or []):
@@ -112,8 +116,12 @@ def dice_in_view(view: dict, players: list[str], rng: np.random.Generator, jitte
         for cell, die in zip(layout.boards[seat].dice, view["players"][name]["dice"]):
             if die:
                 cells.append((cell, die[0], die[1]))
-    return [Placed(c.x + rng.uniform(-jitter, jitter), c.y + rng.uniform(-jitter, jitter),
-                   rng.uniform(-0.35, 0.35), colour, int(v)) for c, colour, v in cells]
+    out = []
+    for c, colour, v in cells:
+        r = rng if stable is None else np.random.default_rng([stable, zlib.crc32(f"{c.name}|{colour}|{v}".encode())])
+        out.append(Placed(c.x + r.uniform(-jitter, jitter), c.y + r.uniform(-jitter, jitter), r.uniform(-0.35, 0.35),
+                          colour, int(v)))
+    return out
 
 
 def tiles_in_view(view: dict, players: list[str]) -> list[tuple[float, float, str]]:

@@ -1,0 +1,156 @@
+"""Hands-free Diceline, measured: a scripted round through TableWatcher, and board-reading accuracy.
+
+frames -> hand skip -> reader (markers, mat pose, cells) -> stabiliser -> reconcile -> engine,
+exactly the path the live server runs, over footage whose moves are known (vision/synth/
+footage_diceline.py). The person at the table does only what no camera can see: a move that
+leaves the table as it was ('done', 'stop', a die returned to the pool, a layout tile drawn)
+is typed when the camera cannot infer it from the next move; an 'ask' gets one click.
+
+    python -m server.handsfree_diceline [seeds] [board-seeds]
+"""
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from server.service import TableService
+from server.store import EventStore
+from server.watcher import TableWatcher
+from vision.synth.footage_diceline import DicelineScript, diceline_script, render_footage
+
+
+@dataclass
+class DicelineRun:
+    """What the camera made of one scripted round."""
+
+    seed: int
+    moves: list[str]  # the script after setup
+    visible: int  # how many of them change what the camera can see
+    camera: list[str] = field(default_factory=list)  # applied by the camera on its own
+    clicked: list[str] = field(default_factory=list)  # applied by one click on a camera candidate
+    typed: list[str] = field(default_factory=list)  # typed because nothing on the table shows them
+    late: list[str] = field(default_factory=list)  # typed because the camera did not get them in time
+    wrong: list[str] = field(default_factory=list)  # camera moves that differ from the script
+    clicked_at: set[int] = field(default_factory=set)
+    exact: bool = False  # the final log and scores equal the script's
+    frames: int = 0
+    seconds: float = 0.0
+
+
+def _inferable(script: DicelineScript, i: int) -> bool:
+    """An unseen move the camera can still find: the next move shows, and explain looks two moves deep."""
+    return i + 1 < len(script.moves) and script.visible[i + 1]
+
+
+def run_diceline(seed: int, max_moves: int | None = None, required: int = 3, tilt: float = 35.0) -> DicelineRun:
+    """Play one scripted round in front of the camera (no detector: the classical reader)."""
+    from vision.readers import READERS
+
+    t0 = time.perf_counter()
+    script = diceline_script(seed, max_moves=max_moves)
+    run = DicelineRun(seed, list(script.moves), sum(script.visible))
+    with tempfile.TemporaryDirectory() as tmp:
+        store = EventStore(Path(tmp) / "events.sqlite")
+        svc = TableService(store)
+        tid = svc.create("diceline", script.players, seed=seed)
+        for text in script.setup:
+            svc.play(tid, text, source="page")
+        watcher = TableWatcher(svc, lambda: None, READERS, required=required)
+        watcher.watch(tid)
+        base = len(script.setup)
+        frames = render_footage(script, seed, tilt)
+        for shot in script.shots:
+            for _ in range(shot.frames):
+                _type_unseen(svc, tid, script, base, run)
+                watcher.process(next(frames))
+                run.frames += 1
+                _click(svc, tid, script, base, run)
+                log = svc.snapshot(tid)["history"][base:]
+                if log != script.moves[:len(log)]:  # the camera applied something that did not happen
+                    run.wrong = [m for i, m in enumerate(log) if i >= len(script.moves) or script.moves[i] != m]
+                    break
+            if run.wrong:
+                break
+            if shot.hand:
+                continue
+            done = len(svc.snapshot(tid)["history"]) - base
+            for text in script.moves[done:shot.upto]:  # the camera missed it: a person types it
+                svc.play(tid, text, source="page")
+                run.late.append(text)
+        _type_unseen(svc, tid, script, base, run, to_end=True)
+        snap = svc.snapshot(tid)
+        log = snap["history"][base:]
+        sources = snap["sources"][base:]
+        run.camera = [text for i, (text, src) in enumerate(zip(log, sources)) if src == "camera" and i not in run.clicked_at]
+        run.exact = log == script.moves and snap["scores"] == script.scores
+        store.close()
+    run.seconds = time.perf_counter() - t0
+    return run
+
+
+def _type_unseen(svc: TableService, tid: str, script: DicelineScript, base: int, run: DicelineRun,
+                 to_end: bool = False) -> None:
+    """Type the next moves while they are unseen and the camera cannot infer them from the next one."""
+    while True:
+        done = len(svc.snapshot(tid)["history"]) - base
+        if done >= len(script.moves) or script.visible[done]:
+            return
+        if _inferable(script, done) and not to_end:
+            return
+        svc.play(tid, script.moves[done], source="page")
+        run.typed.append(script.moves[done])
+
+
+def _click(svc: TableService, tid: str, script: DicelineScript, base: int, run: DicelineRun) -> None:
+    """One click on the candidate that is the script's next move(s), else dismiss them."""
+    snap = svc.snapshot(tid)
+    if not snap["candidates"]:
+        return
+    done = len(snap["history"]) - base
+    for i, cand in enumerate(snap["candidates"]):
+        if script.moves[done:done + len(cand)] == cand:
+            svc.choose(tid, i)
+            run.clicked += cand
+            run.clicked_at.update(range(done, done + len(cand)))
+            return
+    svc.set_candidates(tid, [], "")
+
+
+def summary(runs: list[DicelineRun]) -> dict:
+    """Totals over runs."""
+    return {
+        "rounds": len(runs),
+        "moves": sum(len(r.moves) for r in runs),
+        "visible": sum(r.visible for r in runs),
+        "camera": sum(len(r.camera) for r in runs),
+        "clicked": sum(len(r.clicked) for r in runs),
+        "typed (unseen)": sum(len(r.typed) for r in runs),
+        "typed (missed)": sum(len(r.late) for r in runs),
+        "wrong": sum(len(r.wrong) for r in runs),
+        "exact": sum(r.exact for r in runs),
+        "frames": sum(r.frames for r in runs),
+        "ms/frame": round(1000 * sum(r.seconds for r in runs) / max(1, sum(r.frames for r in runs)), 1),
+    }
+
+
+def main(argv: list[str]) -> None:
+    from vision.synth.diceline_boards import board_accuracy
+
+    seeds = int(argv[0]) if argv else 5
+    boards = int(argv[1]) if len(argv) > 1 else 10
+    runs = [run_diceline(s) for s in range(seeds)]
+    for r in runs:
+        print(f"seed {r.seed}: {len(r.moves)} moves, {r.visible} visible; camera {len(r.camera)}, clicked "
+              f"{len(r.clicked)}, typed {len(r.typed)} unseen + {len(r.late)} missed {r.late}, wrong {r.wrong}, "
+              f"exact {r.exact}")
+    print(summary(runs))
+    for tilt, score in board_accuracy(range(boards)).items():
+        print(f"tilt {tilt:>4}: cells {score.cells_right}/{score.cells} = {score.cell_rate:.2%}, "
+              f"dice {score.dice_right}/{score.dice} = {score.dice_rate:.2%}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
