@@ -69,7 +69,8 @@ def export(weights: Path, out: Path = MODELS / "detector.onnx", imgsz: int = 320
     f = YOLO(str(weights)).export(format="onnx", imgsz=imgsz, opset=17, simplify=True,
                                   dynamic=dynamic, device="cpu")
     out.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(f, out)
+    if Path(f).resolve() != out.resolve():
+        shutil.copyfile(f, out)
     return out
 
 
