@@ -58,7 +58,7 @@ def random_contents(rng: np.random.Generator, fill: float = 0.6) -> dict:
             else:
                 tiles.append(LETTER[look] if look else "")
         players[seat] = {"dice": [die() if rng.random() < fill else None for _ in range(4)], "tiles": tiles}
-    display = [str(rng.choice(list(LETTER))) for _ in range(int(rng.integers(0, 5)))]
+    display = sorted(str(rng.choice(list(LETTER))) for _ in range(int(rng.integers(0, 5))))
     return {"selection": selection, "spaces": spaces, "players": players, "bonus_display": display}
 
 
