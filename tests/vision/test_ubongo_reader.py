@@ -109,7 +109,7 @@ def test_footage_is_deterministic_for_a_seed(players):
     assert script.moves[0].startswith("roll black ") and " takes black " in script.moves[1]
 
 
-@pytest.mark.parametrize("cell", [0.14, 0.21])
+@pytest.mark.parametrize("cell", [0.15, 0.2])
 def test_dice_printed_with_other_square_sizes_are_still_read(cell, monkeypatch):
     import vision.synth.footage_ubongo as footage
 

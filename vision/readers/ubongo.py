@@ -32,6 +32,7 @@ from vision.readers.base import Reading
 # ASSUMPTION (the real dice are not published): a face's shape squares are drawn this fraction
 # of the face's side wide, the shape centred on the face. A person with real dice corrects it here.
 DIE_ART_CELL = 0.17
+ART_GAP = 0.08  # ASSUMPTION: the thin gap between a shape's squares, as a fraction of a square, each side
 SEAT_EDGES: dict[int, tuple[str, ...]] = {1: ("bottom",), 2: ("bottom", "top"), 3: ("bottom", "left", "top"),
                                           4: ("bottom", "left", "top", "right")}
 
@@ -123,50 +124,51 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
 def fit_top_face(hull: np.ndarray) -> tuple[np.ndarray, float]:
     """The top square of a cube silhouette (upright: the camera below), and how well it fits.
 
-    The silhouette is the top square swept down by the die's height, so its width fixes the
-    square's size for each turn; the turn whose swept square best covers the silhouette wins."""
+    The silhouette is the top square swept down by the die's height: every edge of its outline
+    that is not the sweep's vertical runs along a side of the square, which gives the turn; the
+    silhouette's width then fixes the square's size and its top the square's place."""
     pts = hull.reshape(-1, 2).astype(np.float64)
     (x0, y0), (x1, y1) = pts.min(0), pts.max(0)
-    best = (-1.0, None)
+    edges = np.roll(pts, -1, axis=0) - pts
+    angle = np.arctan2(edges[:, 1], edges[:, 0])
+    length = np.hypot(edges[:, 0], edges[:, 1])
+    upright = np.abs(np.abs(np.sin(angle)) - 1) < 0.01  # within 8 degrees of vertical: the sweep
+    weight = np.where(upright, 0.0, length ** 2)  # long edges: the rounded corners' short ones mislead
+    if weight.sum() == 0:
+        return None, 0.0
+    # Sides are a quarter turn apart: average the angle times four.
+    theta = np.arctan2((weight * np.sin(4 * angle)).sum(), (weight * np.cos(4 * angle)).sum()) / 4 % (np.pi / 2)
 
-    def trial(theta: float) -> tuple[float, np.ndarray]:
-        c, s = abs(np.cos(theta)), abs(np.sin(theta))
+    def trial(t: float) -> tuple[float, np.ndarray]:
+        c, s = abs(np.cos(t)), abs(np.sin(t))
         side = (x1 - x0) / (c + s)
         drop = max(0.0, (y1 - y0) - (x1 - x0))
-        top = _square(np.array([(x0 + x1) / 2, y0 + side * (c + s) / 2]), side, theta)
+        top = _square(np.array([(x0 + x1) / 2, y0 + side * (c + s) / 2]), side, t)
         swept = cv2.convexHull(np.vstack([top, top + [0, drop]]).astype(np.float32)).reshape(-1, 2)
         return _iou(swept, pts), top
 
-    for deg in range(0, 90, 5):
-        best = max(best, trial(np.radians(deg)), key=lambda t: t[0])
-    coarse = best
-    for deg in np.arange(-4, 4.5, 1.0):
-        theta = np.arctan2(*_first_edge(coarse[1])[::-1]) + np.radians(deg)
-        best = max(best, trial(theta % (np.pi / 2)), key=lambda t: t[0])
-    return best[1], best[0]
-
-
-def _first_edge(square: np.ndarray) -> np.ndarray:
-    return square[1] - square[0]
+    fit, top = trial(theta)
+    return top, fit
 
 
 @lru_cache(maxsize=64)
 def _templates(names: tuple[tuple[str, str], ...], size: int, cell: float) -> tuple[np.ndarray, list[str]]:
-    """Masks of every orientation of every shape, centred on a size x size face."""
-    masks, labels = [], []
-    shapes = dict(names)
-    for name, drawing in shapes.items():
-        from rules.ubongo.components import grid
+    """Soft masks (0..1) of every orientation of every shape, centred on a size x size face."""
+    from rules.ubongo.components import grid
 
+    masks, labels = [], []
+    fine = 4  # draw at 4x and shrink: the gaps between squares are under a pixel wide
+    for name, drawing in names:
         for cells in orientations(grid(drawing)):
             rows, cols = 1 + max(r for r, _ in cells), 1 + max(c for _, c in cells)
-            m = np.zeros((size, size), bool)
-            step = cell * size
-            x0, y0 = size / 2 - cols * step / 2, size / 2 - rows * step / 2
+            m = np.zeros((size * fine, size * fine), np.float32)
+            step = cell * size * fine
+            x0, y0 = size * fine / 2 - cols * step / 2, size * fine / 2 - rows * step / 2
+            g = ART_GAP * step
             for r, c in cells:
-                m[int(round(y0 + r * step)):int(round(y0 + (r + 1) * step)),
-                  int(round(x0 + c * step)):int(round(x0 + (c + 1) * step))] = True
-            masks.append(m)
+                m[int(round(y0 + r * step + g)):int(round(y0 + (r + 1) * step - g)),
+                  int(round(x0 + c * step + g)):int(round(x0 + (c + 1) * step - g))] = 1.0
+            masks.append(cv2.resize(m, (size, size), interpolation=cv2.INTER_AREA))
             labels.append(name)
     return np.stack(masks), labels
 
@@ -199,7 +201,8 @@ def face_ink(patch: np.ndarray, colour: str) -> np.ndarray | None:
 def match_shape(fg: np.ndarray, candidates: dict[str, str], cell: float) -> tuple[str, float, float]:
     """The best shape for an ink mask: (name, IoU, the best other shape's IoU), any turn or mirror."""
     masks, labels = _templates(tuple(sorted(candidates.items())), fg.shape[0], round(cell, 4))
-    iou = (masks & fg).sum((1, 2)) / np.maximum((masks | fg).sum((1, 2)), 1)
+    inter = (masks * fg).sum((1, 2))
+    iou = inter / np.maximum(masks.sum((1, 2)) + fg.sum() - inter, 1)
     best_by_name: dict[str, float] = {}
     for name, score in zip(labels, iou):
         best_by_name[name] = max(best_by_name.get(name, 0.0), float(score))
@@ -224,8 +227,12 @@ def shared_cell(inks: list[tuple[np.ndarray, dict[str, str]]], config: UbongoCon
     """The shape-square size that fits all dice in view best (all dice of a game are printed alike)."""
     if not inks or not config.cell_search:
         return config.cell
-    return max((config.cell * f for f in config.cell_search),
-               key=lambda c: sum(match_shape(fg, cands, c)[1] for fg, cands in inks))
+    def fit(f: float) -> float:
+        return float(np.mean([match_shape(fg, cands, config.cell * f)[1] for fg, cands in inks]))
+
+    # Another size must fit clearly better: near-ties flip between frames and turn L4 into L5.
+    best = max(config.cell_search, key=fit)
+    return config.cell * (best if fit(best) > fit(1.0) + 0.03 else 1.0)
 
 
 def _faces_of(colour: str, comps: Components) -> dict[str, str]:

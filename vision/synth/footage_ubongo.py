@@ -15,12 +15,12 @@ import numpy as np
 
 from rules.ubongo.components import DEFAULT, Components
 from vision.calibration import Calibration
-from vision.readers.ubongo import DIE_ART_CELL, SEAT_EDGES
+from vision.readers.ubongo import ART_GAP, DIE_ART_CELL, SEAT_EDGES
 from vision.synth import textures
 from vision.synth.cube import CubePose, draw_cube, outline
 from vision.synth.footage import H, W, _arm
 
-DIE = 0.065            # die side as a fraction of the table area's width (~42 px at 640 px)
+DIE = 0.06             # die side as a fraction of the table area's width (~38 px at 640 px)
 SS = 2                 # draw at 2x, then area-downscale: anti-aliased edges at no risk
 BODIES = {"black": (28, 28, 30), "white": (232, 236, 238)}
 # Symbol colours by body: luminance contrast is what a reader may rely on, not hue.
@@ -88,8 +88,8 @@ def roll_dice(rng: np.random.Generator, comps: Components, n: int) -> list[Place
     """All 2n dice of a game rolled into the middle of the table (faces from the dice in play)."""
     # A jittered 2 x 4 grid: rolled dice scatter but never touch. Seen obliquely a die's sides
     # reach toward the camera, so dice one behind the other need more room than side by side.
-    slots = [(0.3 + 0.4 * c / 3, 0.34 + 0.32 * r) for r in range(2) for c in range(4)]
-    spots = [(u + rng.uniform(-0.02, 0.02), v + rng.uniform(-0.025, 0.025))
+    slots = [(0.3 + 0.4 * c / 3, 0.37 + 0.26 * r) for r in range(2) for c in range(4)]
+    spots = [(u + rng.uniform(-0.02, 0.02), v + rng.uniform(-0.015, 0.015))
              for u, v in (slots[int(i)] for i in rng.permutation(len(slots))[:2 * n])]
     dice = []
     for i, (u, v) in enumerate(spots):
@@ -101,9 +101,9 @@ def roll_dice(rng: np.random.Generator, comps: Components, n: int) -> list[Place
 
 def seat_spots(rng: np.random.Generator, edge: str) -> list[tuple[float, float]]:
     """Where a player puts the two grabbed dice: side by side in front of them, inside the frame."""
-    j = rng.uniform(-0.02, 0.02, 4)
-    pair = {"bottom": [(0.4, 0.83), (0.6, 0.83)], "top": [(0.4, 0.17), (0.6, 0.17)],
-            "left": [(0.1, 0.36), (0.1, 0.64)], "right": [(0.9, 0.36), (0.9, 0.64)]}[edge]
+    j = rng.uniform(-0.015, 0.015, 4)
+    pair = {"bottom": [(0.4, 0.87), (0.6, 0.87)], "top": [(0.4, 0.13), (0.6, 0.13)],
+            "left": [(0.09, 0.36), (0.09, 0.64)], "right": [(0.91, 0.36), (0.91, 0.64)]}[edge]
     spots = [(u + j[2 * i], v + j[2 * i + 1]) for i, (u, v) in enumerate(pair)]
     return spots if rng.random() < 0.5 else spots[::-1]
 
@@ -172,7 +172,7 @@ def _face_art(face, cells: frozenset, colour) -> list[np.ndarray]:
     rows = 1 + max(r for r, _ in cells)
     cols = 1 + max(c for _, c in cells)
     a0, b0 = 0.5 - cols * DIE_ART_CELL / 2, 0.5 - rows * DIE_ART_CELL / 2
-    gap = DIE_ART_CELL * 0.08
+    gap = DIE_ART_CELL * ART_GAP
     quads = []
     for r, c in cells:
         x, y = a0 + c * DIE_ART_CELL + gap, b0 + r * DIE_ART_CELL + gap
