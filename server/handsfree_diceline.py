@@ -35,6 +35,7 @@ class DicelineRun:
     late: list[str] = field(default_factory=list)  # typed because the camera did not get them in time
     wrong: list[str] = field(default_factory=list)  # camera moves that differ from the script
     clicked_at: set[int] = field(default_factory=set)
+    clicks: int = 0  # clicks on a camera candidate (one click may play two moves)
     exact: bool = False  # the final log and scores equal the script's
     frames: int = 0
     seconds: float = 0.0
@@ -114,6 +115,7 @@ def _click(svc: TableService, tid: str, script: DicelineScript, base: int, run: 
         if script.moves[done:done + len(cand)] == cand:
             svc.choose(tid, i)
             run.clicked += cand
+            run.clicks += 1
             run.clicked_at.update(range(done, done + len(cand)))
             return
     svc.set_candidates(tid, [], "")
@@ -127,13 +129,27 @@ def summary(runs: list[DicelineRun]) -> dict:
         "visible": sum(r.visible for r in runs),
         "camera": sum(len(r.camera) for r in runs),
         "clicked": sum(len(r.clicked) for r in runs),
+        "clicks": sum(r.clicks for r in runs),
         "typed (unseen)": sum(len(r.typed) for r in runs),
         "typed (missed)": sum(len(r.late) for r in runs),
         "wrong": sum(len(r.wrong) for r in runs),
         "exact": sum(r.exact for r in runs),
         "frames": sum(r.frames for r in runs),
-        "ms/frame": round(1000 * sum(r.seconds for r in runs) / max(1, sum(r.frames for r in runs)), 1),
+        "ms/frame incl. rendering": round(1000 * sum(r.seconds for r in runs) / max(1, sum(r.frames for r in runs)), 1),
     }
+
+
+def reader_ms(seed: int = 0, frames: int = 30, tilt: float = 35.0) -> float:
+    """Median milliseconds of the Diceline reader alone on footage frames (no hands in them)."""
+    from vision.readers.diceline import read_diceline
+
+    script = diceline_script(seed)
+    times = []
+    for frame, _ in zip(render_footage(script, seed, tilt), range(frames)):
+        t = time.perf_counter()
+        read_diceline(frame, None, players=script.players)
+        times.append(1000 * (time.perf_counter() - t))
+    return float(sorted(times)[len(times) // 2])
 
 
 def main(argv: list[str]) -> None:
@@ -141,15 +157,18 @@ def main(argv: list[str]) -> None:
 
     seeds = int(argv[0]) if argv else 5
     boards = int(argv[1]) if len(argv) > 1 else 10
-    runs = [run_diceline(s) for s in range(seeds)]
+    tilts = (0.0, 15.0, 30.0, 45.0)
+    runs = [run_diceline(s, tilt=tilts[s % len(tilts)]) for s in range(seeds)]
     for r in runs:
-        print(f"seed {r.seed}: {len(r.moves)} moves, {r.visible} visible; camera {len(r.camera)}, clicked "
-              f"{len(r.clicked)}, typed {len(r.typed)} unseen + {len(r.late)} missed {r.late}, wrong {r.wrong}, "
+        print(f"seed {r.seed} (tilt {tilts[r.seed % len(tilts)]:.0f}): {len(r.moves)} moves, {r.visible} visible; camera {len(r.camera)}, clicked "
+              f"{len(r.clicked)} in {r.clicks} clicks {r.clicked}, typed {len(r.typed)} unseen + {len(r.late)} missed {r.late}, wrong {r.wrong}, "
               f"exact {r.exact}")
     print(summary(runs))
+    print(f"reader alone: median {reader_ms():.0f} ms per 1280x720 frame")
     for tilt, score in board_accuracy(range(boards)).items():
         print(f"tilt {tilt:>4}: cells {score.cells_right}/{score.cells} = {score.cell_rate:.2%}, "
-              f"dice {score.dice_right}/{score.dice} = {score.dice_rate:.2%}")
+              f"dice {score.dice_right}/{score.dice} = {score.dice_rate:.2%}; dice misread {score.misread}, left unread "
+              f"{score.missed}; tiles wrong {score.cells - score.cells_right - score.misread - score.missed}")
 
 
 if __name__ == "__main__":

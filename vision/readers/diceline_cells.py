@@ -21,12 +21,11 @@ PIP_R = PIP_RADIUS * DIE  # mm
 _ANGLES = np.arange(0, 90, 10)  # a square looks the same every quarter turn
 
 
-def _prior(slack: int) -> np.ndarray:
-    yy, xx = np.mgrid[-slack:slack + 1, -slack:slack + 1]
-    return (0.0004 * (xx ** 2 + yy ** 2)).astype(np.float32)
-
-
-_PRIOR = {int(round(SLACK * PPM)): _prior(int(round(SLACK * PPM)))}
+def _prior(slack: int, toward_camera: np.ndarray) -> np.ndarray:
+    """A small cost for lying off the cell's centre, larger toward the camera: side faces lie that way."""
+    yy, xx = np.mgrid[-slack:slack + 1, -slack:slack + 1].astype(np.float32)
+    lean = np.maximum(0.0, xx * float(toward_camera[0]) + yy * float(toward_camera[1]))
+    return 0.0004 * (xx ** 2 + yy ** 2) + 0.004 * lean
 
 
 @dataclass(frozen=True)
@@ -79,6 +78,7 @@ def read_die(window: np.ndarray, toward_camera: np.ndarray) -> DieRead:
     # The face is a DIE x DIE square turned by some angle: find the square that top-lit pixels fill
     # best (a neighbour's side face or a printed tick cannot fill a whole square).
     best, where = 0.0, (0.0, 0.0, 0.0)
+    prior = _prior(int(round(SLACK * PPM)), toward_camera)
     n_side = int(round(side))
     for angle in _ANGLES:
         rot = cv2.getRotationMatrix2D((c, c), float(angle), 1.0)
@@ -86,7 +86,7 @@ def read_die(window: np.ndarray, toward_camera: np.ndarray) -> DieRead:
         cover = cv2.boxFilter(turned, -1, (n_side, n_side), normalize=True, borderType=cv2.BORDER_CONSTANT)
         slack = int(round(SLACK * PPM))
         # A face and a lit side face beside it leave a ridge of equal cover: prefer the middle.
-        region = cover[c - slack:c + slack + 1, c - slack:c + slack + 1] - _PRIOR[slack]
+        region = cover[c - slack:c + slack + 1, c - slack:c + slack + 1] - prior
         y, x = np.unravel_index(int(np.argmax(region)), region.shape)
         if region[y, x] > best + 1e-6:  # region holds cover less the small prior
             # back from the turned picture to the window's own pixels

@@ -22,6 +22,8 @@ class BoardScore:
     cells_right: int = 0
     dice: int = 0
     dice_right: int = 0
+    misread: int = 0  # a die read with a wrong colour or value, or read where none lies (the harmful kind)
+    missed: int = 0  # a die left unread (None: matches anything, so it only costs information)
     errors: list[str] = field(default_factory=list)
 
     def add(self, other: "BoardScore") -> None:
@@ -29,6 +31,8 @@ class BoardScore:
         self.cells_right += other.cells_right
         self.dice += other.dice
         self.dice_right += other.dice_right
+        self.misread += other.misread
+        self.missed += other.missed
         self.errors += other.errors
 
     @property
@@ -106,6 +110,10 @@ def score_board(seed: int, tilt: float, noise: bool = True) -> BoardScore:
             out.dice += 1
             out.dice_right += right
         if not right:
+            if got.present:
+                out.misread += 1
+            else:
+                out.missed += 1
             out.errors.append(f"seed {seed} tilt {tilt}: {name} {want} read {got}")
     for name, want in tiles.items():
         got = read.tiles[name]
