@@ -152,7 +152,7 @@ def _pips(face: np.ndarray) -> tuple[int | None, float]:
         scores[value] = max(scores.get(value, -1.0), float(r.max()))
     ranked = sorted(scores, key=scores.get, reverse=True)
     best, margin = ranked[0], scores[ranked[0]] - scores[ranked[1]]
-    if scores[best] < 0.4 or margin < 0.05:
+    if scores[best] < 0.4 or margin < 0.07:
         return None, 0.0
     return best, min(1.0, margin / 0.2)
 
