@@ -165,7 +165,7 @@ def main(argv: list[str]) -> None:
               f"exact {r.exact}")
     print(summary(runs))
     print(f"reader alone: median {reader_ms():.0f} ms per 1280x720 frame")
-    for tilt, score in board_accuracy(range(boards)).items():
+    for tilt, score in (board_accuracy(range(boards)) if boards else {}).items():
         print(f"tilt {tilt:>4}: cells {score.cells_right}/{score.cells} = {score.cell_rate:.2%}, "
               f"dice {score.dice_right}/{score.dice} = {score.dice_rate:.2%}; dice misread {score.misread}, left unread "
               f"{score.missed}; tiles wrong {score.cells - score.cells_right - score.misread - score.missed}")
