@@ -133,3 +133,10 @@ PIP_SPOTS: dict[int, tuple[tuple[float, float], ...]] = {
     6: ((0.25, 0.22), (0.25, 0.5), (0.25, 0.78), (0.75, 0.22), (0.75, 0.5), (0.75, 0.78)),
 }
 PIP_RADIUS = 0.095  # of the edge
+
+# Blank paper the reader samples for white balance and light fall-off (mm, x then y): the strip
+# between the central boards and the player boards, below the player boards, and along the top.
+PAPER_SPOTS: tuple[tuple[float, float], ...] = tuple(
+    [(x, 204.0) for x in range(30, 571, 60)] + [(x, 345.0) for x in range(60, 541, 60)]
+    + [(x, 16.0) for x in range(70, 531, 65)]
+)

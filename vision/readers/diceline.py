@@ -16,10 +16,10 @@ from rules.diceline.actions import spaces_for
 from rules.diceline.board import LETTER
 from rules.diceline.components import DICE_BY_PLAYERS
 from vision.calibration import Calibration
-from vision.diceline_layout import TILE_PITCH, mat_layout
+from vision.diceline_layout import PAPER_SPOTS, TILE_PITCH, mat_layout
 from vision.readers.base import Reading
 from vision.readers.diceline_cells import PPM, WINDOW, DieRead, read_die, read_tile
-from vision.readers.diceline_geometry import mat_pose
+from vision.readers.diceline_geometry import mat_pose, paper_model
 
 DEFAULT_PLAYERS = ("pink", "yellow", "orange")  # seat names when the caller gives none (the board colours)
 
@@ -36,15 +36,16 @@ class MatReading:
 def read_cells(frame: np.ndarray, calibration: Calibration | None = None, seats: int = 4) -> MatReading:
     """Read the die and tile cells in play with `seats` players; ValueError when the mat is not found."""
     pose = mat_pose(frame, calibration)
+    paper = paper_model(frame, pose, PAPER_SPOTS)
     layout = mat_layout().for_players(seats)
     out = MatReading()
     for cell in layout.die_cells():
         window = pose.warp(frame, pose.tops, cell.x, cell.y, WINDOW, PPM)
         toward = pose.camera_foot - np.array([cell.x, cell.y])
-        got = read_die(window, toward / max(1e-6, float(np.linalg.norm(toward))))
+        got = read_die(window, toward / max(1e-6, float(np.linalg.norm(toward))), paper(cell.x, cell.y))
         out.dice[cell.name], out.confidence[cell.name] = got, got.confidence
     for cell in layout.tile_cells():
-        look, c = read_tile(pose.warp(frame, pose.table, cell.x, cell.y, TILE_PITCH, PPM))
+        look, c = read_tile(pose.warp(frame, pose.table, cell.x, cell.y, TILE_PITCH, PPM), paper(cell.x, cell.y))
         out.tiles[cell.name], out.confidence[cell.name] = look, c
     return out
 

@@ -39,9 +39,11 @@ class DieRead:
     seen: bool = False  # something die-like was there but could not be read
 
 
-def normalise(window: np.ndarray) -> np.ndarray:
-    """The window divided by its paper colour (paper -> 1.0), float32."""
+def normalise(window: np.ndarray, paper: np.ndarray | None = None) -> np.ndarray:
+    """The window divided by the paper's colour there (paper -> 1.0), float32; without one, by its lightest part."""
     f = window.astype(np.float32) + 1.0
+    if paper is not None:
+        return f / paper
     lum = (f[..., 0] + f[..., 1] + f[..., 2]).ravel()
     sample = lum[::3]
     k = int(0.85 * (len(sample) - 1))
@@ -57,9 +59,9 @@ def _hsv(n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return v, (v - lo) / cv2.max(v, 1e-3)
 
 
-def read_die(window: np.ndarray, toward_camera: np.ndarray) -> DieRead:
+def read_die(window: np.ndarray, toward_camera: np.ndarray, paper: np.ndarray | None = None) -> DieRead:
     """Read the die whose top face should lie near the centre of a WINDOW-mm window of the tops plane."""
-    n = normalise(window)
+    n = normalise(window, paper)
     v, s = _hsv(n)
     body = (s > 0.28) | (v < 0.72)
     if body.mean() < 0.12:
@@ -144,11 +146,13 @@ def _pips(face: np.ndarray) -> tuple[int | None, float]:
 
     Matched against the six pip patterns (both quarter turns) rather than counted: blur runs the
     close pips of a 6 together, but a blurred 6 still looks most like a 6."""
-    v, _ = _hsv(face)
+    # Whiteness (the darkest channel): white pips stand out from a red or green body far more
+    # than in brightness, where a red body is nearly as bright as a pip.
+    white = cv2.min(cv2.min(face[..., 0], face[..., 1]), face[..., 2])
     side = int(round(DIE * PPM))
     scores: dict[int, float] = {}
     for value, template in _templates(side):
-        r = cv2.matchTemplate(v.astype(np.float32), template, cv2.TM_CCOEFF_NORMED)
+        r = cv2.matchTemplate(white, template, cv2.TM_CCOEFF_NORMED)
         scores[value] = max(scores.get(value, -1.0), float(r.max()))
     ranked = sorted(scores, key=scores.get, reverse=True)
     best, margin = ranked[0], scores[ranked[0]] - scores[ranked[1]]
@@ -181,11 +185,11 @@ def _spots(mask: np.ndarray) -> list:
             and not (st[0] == 0 or st[1] == 0 or st[0] + st[2] >= side or st[1] + st[3] >= side)]
 
 
-def read_tile(window: np.ndarray) -> tuple[str | None, float]:
+def read_tile(window: np.ndarray, paper: np.ndarray | None = None) -> tuple[str | None, float]:
     """'' for an empty bonus space, a kind for a face-up tile, 'back' for a face-down one; None when unsure.
 
     `window` is one bonus-space pitch of the table plane: the tile plus a rim of paper to balance by."""
-    n = normalise(window)
+    n = normalise(window, paper)
     px = n.shape[0]
     q = px // 5
     centre = n[q:px - q, q:px - q]

@@ -94,3 +94,23 @@ def mat_pose(frame: np.ndarray, calibration: Calibration | None = None) -> MatPo
     tops = K @ np.column_stack([r1, r2, t - DIE * r3])  # r3 points into the table: up is -r3
     centre = -rot.T @ t
     return MatPose(table, tops, centre[:2])
+
+
+def paper_model(frame: np.ndarray, pose: MatPose, spots, size: float = 6.0, ppm: float = 2.0):
+    """The white paper's colour over the mat as a per-channel plane a + b x + c y (mm), from blank spots.
+
+    Dividing by it white-balances warm or cold light and evens out light falling off across the
+    table; a window's own lightest pixels will not do where dice crowd it."""
+    rows, cols = [], []
+    for x, y in spots:
+        patch = pose.warp(frame, pose.table, x, y, size, ppm).reshape(-1, 3).astype(np.float32)
+        rows.append((1.0, x, y))
+        cols.append(np.median(patch, 0))
+    a, b = np.array(rows), np.array(cols)
+    keep = np.ones(len(a), bool)
+    for _ in range(2):  # drop spots under a stray object or a shadow, then fit again
+        coef, *_ = np.linalg.lstsq(a[keep], b[keep], rcond=None)
+        err = np.abs(a @ coef - b).max(1) / np.maximum(b.mean(1), 1.0)
+        keep = err < max(0.08, float(np.percentile(err, 70)))
+    coef, *_ = np.linalg.lstsq(a[keep], b[keep], rcond=None)
+    return lambda x, y: np.maximum(np.array([1.0, x, y]) @ coef, 8.0).astype(np.float32)
