@@ -33,6 +33,7 @@ from vision.readers.base import Reading
 # of the face's side wide, the shape centred on the face. A person with real dice corrects it here.
 DIE_ART_CELL = 0.17
 ART_GAP = 0.08  # ASSUMPTION: the thin gap between a shape's squares, as a fraction of a square, each side
+INK_LEVEL = 0.6  # where ink starts, between the body (0) and the darkest/brightest ink (1)
 SEAT_EDGES: dict[int, tuple[str, ...]] = {1: ("bottom",), 2: ("bottom", "top"), 3: ("bottom", "left", "top"),
                                           4: ("bottom", "left", "top", "right")}
 
@@ -126,7 +127,7 @@ def fit_top_face(hull: np.ndarray) -> tuple[np.ndarray, float]:
 
     The silhouette is the top square swept down by the die's height: every edge of its outline
     that is not the sweep's vertical runs along a side of the square, which gives the turn; the
-    silhouette's width then fixes the square's size and its top the square's place."""
+    height beyond the width is the sweep; the area then fixes the square's size, the centroid its place."""
     pts = hull.reshape(-1, 2).astype(np.float64)
     (x0, y0), (x1, y1) = pts.min(0), pts.max(0)
     edges = np.roll(pts, -1, axis=0) - pts
@@ -139,16 +140,18 @@ def fit_top_face(hull: np.ndarray) -> tuple[np.ndarray, float]:
     # Sides are a quarter turn apart: average the angle times four.
     theta = np.arctan2((weight * np.sin(4 * angle)).sum(), (weight * np.cos(4 * angle)).sum()) / 4 % (np.pi / 2)
 
-    def trial(t: float) -> tuple[float, np.ndarray]:
-        c, s = abs(np.cos(t)), abs(np.sin(t))
-        side = (x1 - x0) / (c + s)
-        drop = max(0.0, (y1 - y0) - (x1 - x0))
-        top = _square(np.array([(x0 + x1) / 2, y0 + side * (c + s) / 2]), side, t)
-        swept = cv2.convexHull(np.vstack([top, top + [0, drop]]).astype(np.float32)).reshape(-1, 2)
-        return _iou(swept, pts), top
-
-    fit, top = trial(theta)
-    return top, fit
+    # Size and place from the area and the centroid: rounded corners pull the extremes in.
+    c, s = abs(np.cos(theta)), abs(np.sin(theta))
+    drop = max(0.0, (y1 - y0) - (x1 - x0))
+    m = cv2.moments(pts.astype(np.float32))
+    if m["m00"] <= 0:
+        return None, 0.0
+    reach = drop * (c + s)  # the area is side^2 + side * reach
+    side = (-reach + np.sqrt(reach * reach + 4 * m["m00"])) / 2
+    centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"] - drop / 2])
+    top = _square(centre, side, theta)
+    swept = cv2.convexHull(np.vstack([top, top + [0, drop]]).astype(np.float32)).reshape(-1, 2)
+    return top, _iou(swept, pts)
 
 
 @lru_cache(maxsize=64)
@@ -186,7 +189,7 @@ def face_ink(patch: np.ndarray, colour: str) -> np.ndarray | None:
     ink = float(np.percentile(inner, 97 if colour == "black" else 3))
     if abs(ink - body) < 25:
         return None
-    mid = (ink + body) / 2
+    mid = body + (ink - body) * INK_LEVEL
     fg = (g > mid) if colour == "black" else (g < mid)
     fg[:b], fg[p - b:], fg[:, :b], fg[:, p - b:] = False, False, False, False
     ys, xs = np.nonzero(fg)
