@@ -11,13 +11,15 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.diceline_layout import DIE, PIP_RADIUS, PIP_SPOTS, TILE_GROUND
+from vision.diceline_layout import DIE, DIE_BODY, PIP_RADIUS, PIP_SPOTS, TILE_GROUND
 from vision.diceline_mat import PAPER
 
 PPM = 3.0  # pixels per mm of the warped windows
 WINDOW = 30.0  # mm around a die cell's centre that is searched for the top face
 SLACK = 6.0  # mm a die may lie off its cell's centre
 PIP_R = PIP_RADIUS * DIE  # mm
+# A top face's brightness on paper = 1: its printed colour over the paper's (vision/diceline_layout.py).
+_TOP_LEVEL = {k: float(np.max(np.array(c, np.float32) / np.array(PAPER, np.float32))) for k, c in DIE_BODY.items()}
 _ANGLES = np.arange(0, 90, 10)  # a square looks the same every quarter turn
 
 
@@ -101,6 +103,10 @@ def read_die(window: np.ndarray, toward_camera: np.ndarray, paper: np.ndarray | 
     face = _upright(n, cx, cy, angle, int(round(1.12 * side)))
     colour = _colour(face)
     value, conf = _pips(face)
+    if colour is not None and _shade(face) < 0.85 * _TOP_LEVEL[colour]:
+        # Darker than a top face of that colour can be: the top and the paper lie flat in the same
+        # light, so a top keeps its printed brightness; a side face (a neighbour's) is shaded.
+        colour = None
     if colour is None or value is None:
         # Something die-like that cannot be read (often a neighbour's side face at a steep angle):
         # say nothing rather than something wrong; the TableView's None matches anything.
@@ -114,6 +120,14 @@ def _fill_holes(mask: np.ndarray) -> np.ndarray:
     outside = pad.copy()
     cv2.floodFill(outside, None, (0, 0), 1)
     return (mask | (1 - outside[1:-1, 1:-1])).astype(np.uint8)
+
+
+def _shade(face: np.ndarray) -> float:
+    """Median brightness of the face's body (pips left out), paper = 1."""
+    v, _ = _hsv(face)
+    m = face.shape[0] // 6
+    core = v[m:-m, m:-m]
+    return float(np.median(core[core <= np.percentile(core, 60)]))
 
 
 def _upright(n: np.ndarray, cx: float, cy: float, angle: float, side: int) -> np.ndarray:
