@@ -77,3 +77,28 @@ def test_layout_cells_do_not_overlap():
         assert 0 < a.x - a.size / 2 and a.x + a.size / 2 < MAT_W and 0 < a.y - a.size / 2 and a.y + a.size / 2 < MAT_H
         for b in cells[i + 1:]:
             assert abs(a.x - b.x) >= (a.size + b.size) / 2 - 1e-6 or abs(a.y - b.y) >= (a.size + b.size) / 2 - 1e-6
+
+
+def test_a_detector_that_disagrees_leaves_the_die_unread():
+    from vision.detector import Detection
+
+    rng = np.random.default_rng(11)
+    view = random_contents(rng)
+    cam = camera(30, rng)
+    img = render_view(view, SEATS, cam, rng)
+    layout = mat_layout()
+    cell = next(c for r, row in zip(layout.selection, view["selection"]) if row for c in r)
+    row = next(row for row in view["selection"] if row)
+    u, v = cam.project(np.array([[cell.x, cell.y, 16.0]]))[0]
+    wrong = 1 + row[0] % 6  # not the value lying there
+
+    class Net:
+        def detect(self, frame):
+            return [Detection(f"die_{wrong}", (u - 9, v - 9, u + 9, v + 9), 0.9)]
+
+    plain = read_diceline(img, None, players=SEATS).view
+    checked = read_diceline(img, Net(), players=SEATS).view
+    r = layout.selection.index(next(rr for rr in layout.selection if cell in rr))
+    assert plain["selection"][r][0] == row[0]
+    assert checked["selection"][r] is None or checked["selection"][r][0] is None  # unread, not guessed
+    assert view_matches(view, checked)

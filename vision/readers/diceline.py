@@ -33,8 +33,10 @@ class MatReading:
     confidence: dict[str, float] = field(default_factory=dict)
 
 
-def read_cells(frame: np.ndarray, calibration: Calibration | None = None, seats: int = 4) -> MatReading:
-    """Read the die and tile cells in play with `seats` players; ValueError when the mat is not found."""
+def read_cells(frame: np.ndarray, calibration: Calibration | None = None, seats: int = 4, detector=None) -> MatReading:
+    """Read the die and tile cells in play with `seats` players; ValueError when the mat is not found.
+
+    With a detector, a die whose pips the network reads otherwise is left unread (a check, not a vote)."""
     pose = mat_pose(frame, calibration)
     paper = paper_model(frame, pose, PAPER_SPOTS)
     layout = mat_layout().for_players(seats)
@@ -47,6 +49,8 @@ def read_cells(frame: np.ndarray, calibration: Calibration | None = None, seats:
     for cell in layout.tile_cells():
         look, c = read_tile(pose.warp(frame, pose.table, cell.x, cell.y, TILE_PITCH, PPM), paper(cell.x, cell.y))
         out.tiles[cell.name], out.confidence[cell.name] = look, c
+    if detector is not None:
+        _check_with_detector(frame, detector, pose, layout, out)
     return out
 
 
@@ -55,7 +59,7 @@ def read_diceline(frame: np.ndarray, detector=None, calibration: Calibration | N
     """The Diceline TableView of `frame`; players are named in seat order (board 1 = players[0])."""
     names = list(players or DEFAULT_PLAYERS)
     try:
-        cells = read_cells(frame, calibration, len(names))
+        cells = read_cells(frame, calibration, len(names), detector)
     except ValueError:  # no mat in view: nothing is read, so nothing can match wrongly
         return Reading({}, {"mat": 0.0})
     layout = mat_layout()
@@ -69,16 +73,14 @@ def read_diceline(frame: np.ndarray, detector=None, calibration: Calibration | N
     }
     display = [cells.tiles[c.name] for c in layout.bonus_display]
     view["bonus_display"] = None if any(k is None or k == "back" for k in display) else sorted(k for k in display if k)
-    if detector is not None:
-        _check_with_detector(frame, detector, cells.confidence)
     return Reading(view, cells.confidence)
 
 
 def _row(dice: list[DieRead]) -> list | None:
-    """A selection row: None when empty, else its values (0 for an empty cell: no roll lays a part row)."""
+    """A selection row: None when no die is read in it, else its values (None for a die not read)."""
     if not any(d.present for d in dice):
         return None
-    return [(d.value if d.present else 0) for d in dice]
+    return [(d.value if d.present else None) for d in dice]
 
 
 def _die_entry(d: DieRead) -> list | None:
@@ -92,13 +94,26 @@ def _tile_entry(look: str | None) -> str | None:
     return look if look == "" else LETTER[look]
 
 
-def _check_with_detector(frame: np.ndarray, detector, conf: dict) -> None:
-    """The network's dice, when a model is installed: only lowers confidence where it disagrees (kept simple)."""
+def _check_with_detector(frame: np.ndarray, detector, pose, layout, out: MatReading) -> None:
+    """Leave unread every die whose value the network (die_1..die_6 boxes) reads otherwise."""
     try:
         found = detector.detect(frame)
     except Exception:  # a missing or failing model must never stop the classical reading
         return
-    conf["detector_dice"] = float(sum(1 for d in found if d.cls.startswith("die_")))
+    to_mat = np.linalg.inv(pose.tops)
+    cells = layout.die_cells()
+    for det in found:
+        if not det.cls.startswith("die_") or not det.cls[4:].isdigit():
+            continue
+        x1, y1, x2, y2 = det.box
+        p = to_mat @ np.array([(x1 + x2) / 2, (y1 + y2) / 2, 1.0])  # a die box's middle: near its top face
+        x, y = p[:2] / p[2]
+        cell = min(cells, key=lambda c: (c.x - x) ** 2 + (c.y - y) ** 2)
+        got = out.dice[cell.name]
+        if abs(cell.x - x) < cell.size / 2 and abs(cell.y - y) < cell.size / 2 and got.present \
+                and got.value != int(det.cls[4:]):
+            out.dice[cell.name] = DieRead(False, got.colour, None, 0.0, seen=True)
+            out.confidence[cell.name] = 0.0
 
 
 def readable(view: dict) -> dict:
