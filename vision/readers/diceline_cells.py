@@ -1,7 +1,8 @@
 """One cell of the warped Diceline mat: is a die there, its colour and pips; or which bonus tile.
 
-Every window is first divided by the paper's own colour around it (the mat is white): that one
-step white-balances warm and cold light and evens out light that falls off across the table.
+Every window is first divided by the white paper's colour there (measured on blank spots of the
+mat): that one step white-balances warm and cold light and evens out light falling off across
+the table, so the thresholds below are in "paper = 1" units.
 """
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ from vision.diceline_mat import PAPER
 PPM = 3.0  # pixels per mm of the warped windows
 WINDOW = 30.0  # mm around a die cell's centre that is searched for the top face
 SLACK = 6.0  # mm a die may lie off its cell's centre
-PIP_R = PIP_RADIUS * DIE  # mm
 # A top face's brightness on paper = 1: its printed colour over the paper's (vision/diceline_layout.py).
 _TOP_LEVEL = {k: float(np.max(np.array(c, np.float32) / np.array(PAPER, np.float32))) for k, c in DIE_BODY.items()}
 _ANGLES = np.arange(0, 90, 10)  # a square looks the same every quarter turn
@@ -190,15 +190,6 @@ def _templates(side: int) -> list[tuple[int, np.ndarray]]:
     return out
 
 
-def _spots(mask: np.ndarray) -> list:
-    """Connected light spots big enough to be pips and clear of the crop's edge (paper shows there)."""
-    side = mask.shape[0]
-    k, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
-    nominal = np.pi * (PIP_R * PPM) ** 2
-    return [st for st in stats[1:k] if st[4] >= 0.3 * nominal
-            and not (st[0] == 0 or st[1] == 0 or st[0] + st[2] >= side or st[1] + st[3] >= side)]
-
-
 def read_tile(window: np.ndarray, paper: np.ndarray | None = None) -> tuple[str | None, float]:
     """'' for an empty bonus space, a kind for a face-up tile, 'back' for a face-down one; None when unsure.
 
@@ -208,10 +199,10 @@ def read_tile(window: np.ndarray, paper: np.ndarray | None = None) -> tuple[str 
     q = px // 5
     centre = n[q:px - q, q:px - q]
     v, s = _hsv(centre)
-    paper = (v > 0.8) & (s < 0.15)  # also the tile's light symbol: looked past, not matched
-    if paper.mean() > 0.6:
-        return "", float(paper.mean())
-    ground = centre[~paper]
+    blank = (v > 0.8) & (s < 0.15)  # also the tile's light symbol: looked past, not matched
+    if blank.mean() > 0.6:
+        return "", float(blank.mean())
+    ground = centre[~blank]
     if len(ground) < 10:
         return None, 0.0
     colour = np.median(ground, 0)

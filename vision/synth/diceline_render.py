@@ -13,7 +13,7 @@ import numpy as np
 
 from rules.diceline.board import KIND_OF
 from vision.diceline_layout import DIE, DIE_BODY, DIE_PIP, MAT_H, MAT_W, TILE, TILE_GROUND, mat_layout
-from vision.diceline_mat import MARGIN, mat_size, render_mat
+from vision.diceline_mat import MARGIN, render_mat
 from vision.synth import effects, textures
 from vision.synth.cube import PIP_LAYOUT, side_values
 
