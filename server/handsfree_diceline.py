@@ -46,12 +46,13 @@ def _inferable(script: DicelineScript, i: int) -> bool:
     return i + 1 < len(script.moves) and script.visible[i + 1]
 
 
-def run_diceline(seed: int, max_moves: int | None = None, required: int = 3, tilt: float = 35.0) -> DicelineRun:
+def run_diceline(seed: int, max_moves: int | None = None, required: int = 3, tilt: float = 35.0,
+                 players: list[str] | None = None) -> DicelineRun:
     """Play one scripted round in front of the camera (no detector: the classical reader)."""
     from vision.readers import READERS
 
     t0 = time.perf_counter()
-    script = diceline_script(seed, max_moves=max_moves)
+    script = diceline_script(seed, players=players, max_moves=max_moves)
     run = DicelineRun(seed, list(script.moves), sum(script.visible))
     with tempfile.TemporaryDirectory() as tmp:
         store = EventStore(Path(tmp) / "events.sqlite")

@@ -27,3 +27,10 @@ def test_roll_selection_and_placements_read_by_the_camera(seed):
     assert run.camera[0].startswith("roll ") and any(" -> " in m for m in run.camera)
     # Only what no camera can see is typed: 'done', 'stop', a die back to the pool, a hidden draw.
     assert all(m in ("done", "stop") or m.startswith(("return ", "reveal layout")) for m in run.typed)
+
+
+def test_four_players_roll_and_selection():
+    # Five selection rows and the four-player action spaces: the roll and every set taken.
+    run = run_diceline(3, max_moves=6, tilt=30.0, players=["Ann", "Ben", "Cat", "Dan"])
+    assert run.wrong == [] and run.exact and run.late == [], (run.camera, run.typed, run.late)
+    assert run.camera[0].startswith("roll red ") and sum(m.startswith("take row") for m in run.camera) == 3
