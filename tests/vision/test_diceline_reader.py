@@ -14,14 +14,15 @@ from vision.synth.diceline_boards import SEATS, board_accuracy, random_contents
 from vision.synth.diceline_render import camera, render_view
 
 
-@pytest.mark.parametrize("tilt", [0, 30, 45])
-def test_board_reading_accuracy(tilt):
-    # Measured over 6 seeds (docs/handsfree_diceline.md): 100% / 99.8% / 98.8% of cells. Two boards
-    # here keep the test fast; every die must be right or left unread, and nearly every cell right.
+@pytest.mark.parametrize("tilt, cells, dice", [(0, 0.995, 0.995), (30, 0.995, 0.995), (45, 0.985, 0.97)])
+def test_board_reading_accuracy(tilt, cells, dice):
+    # Measured over 20 boards a tilt (docs/handsfree_diceline.md): 100 / 100 / 99.48 % of cells.
+    # Two boards here keep the test fast. No die may ever be read wrong: unread is the only miss.
     score = board_accuracy(range(2), tilts=(tilt,))[tilt]
     assert score.dice > 50
-    assert score.cell_rate >= 0.97, score.errors
-    assert score.dice_rate >= 0.93, score.errors
+    assert score.misread == 0, score.errors
+    assert score.cell_rate >= cells, score.errors
+    assert score.dice_rate >= dice, score.errors
 
 
 def test_dice_tops_plane_matches_the_camera():
