@@ -224,6 +224,7 @@ class Look:
     light: np.ndarray
     ambient: float
     symbols: dict
+    blur: float = 0.0  # defocus (Gaussian sigma, px) of this camera
 
 
 def look_for(seed: int, tilt: float | None = None) -> Look:
@@ -235,7 +236,7 @@ def look_for(seed: int, tilt: float | None = None) -> Look:
     light = np.array([lx, ly, 1.0], np.float32)
     light /= np.linalg.norm(light)
     symbols = {c: [tuple(opts[int(rng.integers(len(opts)))]) for _ in range(8)] for c, opts in SYMBOLS.items()}
-    return Look(table, tilt, light, float(rng.uniform(0.55, 0.7)), symbols)
+    return Look(table, tilt, light, float(rng.uniform(0.55, 0.7)), symbols, float(rng.uniform(0.0, 1.2)))
 
 
 def render_state(look: Look, dice: tuple[Placed, ...] | list[Placed], comps: Components = DEFAULT) -> np.ndarray:
@@ -261,7 +262,7 @@ def _with_arm(img: np.ndarray, rng: np.random.Generator, edge: str) -> np.ndarra
 
 def render_ubongo_footage(script: UbongoScript, seed: int, tilt: float | None = None,
                           comps: Components = DEFAULT) -> UbongoFootage:
-    """Every frame of the script, with light drift and flicker and sensor noise."""
+    """Every frame of the script, with light drift and flicker, defocus and sensor noise."""
     look = look_for(seed, tilt)
     rng = np.random.default_rng([seed, 13])
     frames, shot_of = [], []
@@ -271,6 +272,8 @@ def render_ubongo_footage(script: UbongoScript, seed: int, tilt: float | None = 
     for k, shot in enumerate(script.shots):
         if shot.dice not in cache:
             cache[shot.dice] = render_state(look, shot.dice, comps)
+            if look.blur > 0.3:  # a webcam slightly out of focus
+                cache[shot.dice] = cv2.GaussianBlur(cache[shot.dice], (0, 0), look.blur)
         base = cache[shot.dice].astype(np.float32)
         for _ in range(shot.frames):
             img = base * (shot.gain * rng.uniform(0.97, 1.03)) + noise[int(rng.integers(len(noise)))]
