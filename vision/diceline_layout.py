@@ -32,6 +32,11 @@ BOARDS_ORIGIN = (18.0, 238.0)  # top-left corner of player board 1
 BOARD_STEP = 142.0  # player boards side by side, left to right = seat order
 BOARD_TILES_DX = 60.0  # the 3x3 bonus grid starts this far right of the die spaces
 BOARD_COLOURS = ("pink", "yellow", "orange", "blue")  # BOOK: the four player colours (labels only)
+LAYOUT_TILE = 27.0  # ASSUMPTION: layout tile edge (a 3x3 grid of 9 mm squares)
+LAYOUT_PITCH = 36.0
+LAYOUT_DISPLAY_ORIGIN = (404.0, 48.0)  # the two layout tiles of the red board, right of the red spaces
+BOARD_LAYOUTS_DY = 100.0  # each player's open layout tiles lie in a row this far below the board's top
+BOARD_LAYOUT_SPOTS = 3  # how many open layout tiles a player's row holds
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,7 @@ class PlayerBoard:
     seat: int
     dice: tuple[Cell, ...]
     tiles: tuple[Cell, ...]
+    layouts: tuple[Cell, ...] = ()  # where the player's open layout tiles lie, in ascending id order
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,7 @@ class MatLayout:
     spaces: dict[str, Cell]  # action space name -> cell
     bonus_display: tuple[Cell, ...]
     boards: tuple[PlayerBoard, ...]
+    layout_display: tuple[Cell, ...] = ()
 
     def die_cells(self) -> list[Cell]:
         """Every cell a die may lie in."""
@@ -73,7 +80,11 @@ class MatLayout:
         names = {s.name for s in spaces_for(n)}
         rows = DICE_BY_PLAYERS[n]["red"]
         return MatLayout(self.selection[:rows], {k: c for k, c in self.spaces.items() if k in names},
-                         self.bonus_display, self.boards[:n])
+                         self.bonus_display, self.boards[:n], self.layout_display)
+
+    def layout_cells(self) -> list[Cell]:
+        """Every place a layout tile may lie."""
+        return list(self.layout_display) + [c for b in self.boards for c in b.layouts]
 
     def tile_cells(self) -> list[Cell]:
         """Every cell a bonus tile may lie in."""
@@ -105,7 +116,9 @@ def _board(seat: int) -> PlayerBoard:
     tx = bx + BOARD_TILES_DX
     tiles = tuple(Cell(f"seat {seat + 1} r{i // 3 + 1}c{i % 3 + 1}", tx + TILE_PITCH / 2 + (i % 3) * TILE_PITCH,
                        by + TILE_PITCH / 2 + (i // 3) * TILE_PITCH, TILE_PITCH) for i in range(9))
-    return PlayerBoard(seat, dice, tiles)
+    layouts = tuple(Cell(f"seat {seat + 1} layout {i + 1}", bx + 22.0 + i * 46.0, by + BOARD_LAYOUTS_DY, LAYOUT_PITCH)
+                    for i in range(BOARD_LAYOUT_SPOTS))
+    return PlayerBoard(seat, dice, tiles, layouts)
 
 
 @lru_cache(maxsize=None)
@@ -113,7 +126,9 @@ def mat_layout() -> MatLayout:
     """The play mat (all four seats; a 3-player game leaves seat 4 and selection row 5 empty)."""
     x0, y0 = BONUS_DISPLAY_ORIGIN
     display = tuple(Cell(f"display {i + 1}", x0 + i * TILE_PITCH, y0, TILE_PITCH) for i in range(4))
-    return MatLayout(_selection(), _spaces(), display, tuple(_board(s) for s in range(4)))
+    lx, ly = LAYOUT_DISPLAY_ORIGIN
+    layouts = tuple(Cell(f"layout display {i + 1}", lx + i * LAYOUT_PITCH, ly, LAYOUT_PITCH) for i in range(2))
+    return MatLayout(_selection(), _spaces(), display, tuple(_board(s) for s in range(4)), layouts)
 
 # ASSUMPTION: how the pieces look, for the reader's colour tests and the renderer. The dice are
 # red, green and grey (BOOK) with white pips (a guess); the bonus tiles' faces are told apart by
@@ -121,6 +136,8 @@ def mat_layout() -> MatLayout:
 # starburst; the back reads "BONUS TILE"). BGR.
 DIE_BODY = {"red": (40, 40, 185), "green": (60, 140, 45), "grey": (128, 128, 125)}
 DIE_PIP = (238, 238, 238)
+LAYOUT_MARK = (120, 170, 215)  # ASSUMPTION: the tan of a layout tile's marked squares (the rest white)
+LAYOUT_BACK = (95, 110, 125)  # ASSUMPTION: a layout tile's back
 TILE_GROUND = {"die": (185, 110, 40), "movement": (60, 150, 60), "order": (40, 190, 230), "vp": (150, 60, 160),
                "back": (50, 60, 80)}
 # ASSUMPTION: standard pip positions on a face (fractions of the edge, x then y) and pip radius.
@@ -137,6 +154,6 @@ PIP_RADIUS = 0.095  # of the edge
 # Blank paper the reader samples for white balance and light fall-off (mm, x then y): the strip
 # between the central boards and the player boards, below the player boards, and along the top.
 PAPER_SPOTS: tuple[tuple[float, float], ...] = tuple(
-    [(x, 204.0) for x in range(30, 571, 60)] + [(x, 345.0) for x in range(60, 541, 60)]
+    [(x, 204.0) for x in range(30, 571, 60)] + [(x, 376.0) for x in range(60, 541, 60)]
     + [(x, 16.0) for x in range(70, 531, 65)]
 )

@@ -34,7 +34,7 @@ def render_mat(ppm: float = 4.0) -> np.ndarray:
         img[y:y + side, x:x + side] = cv2.aruco.generateImageMarker(dictionary, mid, side)[..., None]
     layout = mat_layout()
     line = max(1, round(0.6 * ppm))
-    for cell in layout.die_cells() + layout.tile_cells():
+    for cell in layout.die_cells() + layout.tile_cells() + layout.layout_cells():
         half = (cell.size - 4.0) / 2  # the outline stays clear of the die or tile lying in it
         # Corner ticks, not closed squares: an outline around a die would join it into one shape.
         tick = half * 0.45

@@ -45,8 +45,8 @@ def test_reader_view_matches_the_truth_and_is_registered():
     img = render_view(view, SEATS, camera(30, rng), rng)
     reading = READERS["diceline"](img, None, players=SEATS)
     assert view_matches(view, reading.view)
-    assert set(reading.view) == {"selection", "spaces", "players", "bonus_display"}
-    assert reading.view["players"]["s1"].keys() == {"dice", "tiles"}  # layouts and counts are not read
+    assert set(reading.view) == {"selection", "spaces", "players", "bonus_display", "layout_display"}
+    assert reading.view["players"]["s1"].keys() == {"dice", "tiles", "layouts"}  # completed counts are not read
 
 
 def test_clicked_corners_stand_in_for_markers():

@@ -1,8 +1,8 @@
 """Dazzling Diceline: the dice and bonus tiles on the play mat (vision/diceline_layout.py) as a TableView.
 
 Read (rules.diceline.table_view): the selection rows, the dice in the action spaces, each
-player's die spaces and 3x3 bonus tiles (face-up kinds), and the bonus display. Left None (not
-read): layout tiles, completed counts, red markers. The TableView cannot say "empty" (None
+player's die spaces, 3x3 bonus tiles (face-up kinds) and open layout tiles, the bonus display and
+the red board's layout tiles. Left out (not read): completed counts, red markers. The TableView cannot say "empty" (None
 matches anything), so an empty die space is None too: a die going back to the pool is not seen.
 A face-down tile's kind cannot be seen either (every back reads "BONUS TILE"): it is None.
 """
@@ -16,9 +16,9 @@ from rules.diceline.actions import spaces_for
 from rules.diceline.board import LETTER
 from rules.diceline.components import DICE_BY_PLAYERS
 from vision.calibration import Calibration
-from vision.diceline_layout import PAPER_SPOTS, TILE_PITCH, mat_layout
+from vision.diceline_layout import LAYOUT_PITCH, PAPER_SPOTS, TILE_PITCH, mat_layout
 from vision.readers.base import Reading
-from vision.readers.diceline_cells import PPM, WINDOW, DieRead, read_die, read_tile
+from vision.readers.diceline_cells import PPM, WINDOW, DieRead, read_die, read_layout, read_tile
 from vision.readers.diceline_geometry import mat_pose, paper_model
 
 DEFAULT_PLAYERS = ("pink", "yellow", "orange")  # seat names when the caller gives none (the board colours)
@@ -30,6 +30,7 @@ class MatReading:
 
     dice: dict[str, DieRead] = field(default_factory=dict)
     tiles: dict[str, str | None] = field(default_factory=dict)
+    layouts: dict[str, int | str | None] = field(default_factory=dict)  # spot -> id, '', 'back' or None
     confidence: dict[str, float] = field(default_factory=dict)
 
 
@@ -49,6 +50,9 @@ def read_cells(frame: np.ndarray, calibration: Calibration | None = None, seats:
     for cell in layout.tile_cells():
         look, c = read_tile(pose.warp(frame, pose.table, cell.x, cell.y, TILE_PITCH, PPM), paper(cell.x, cell.y))
         out.tiles[cell.name], out.confidence[cell.name] = look, c
+    for cell in layout.layout_cells():
+        out.layouts[cell.name] = read_layout(pose.warp(frame, pose.table, cell.x, cell.y, LAYOUT_PITCH, PPM),
+                                             paper(cell.x, cell.y))
     if detector is not None:
         _check_with_detector(frame, detector, pose, layout, out)
     return out
@@ -68,8 +72,10 @@ def read_diceline(frame: np.ndarray, detector=None, calibration: Calibration | N
         "selection": [_row([cells.dice[c.name] for c in layout.selection[r]]) for r in range(rows)],
         "spaces": {sp.name: _die_entry(cells.dice[layout.spaces[sp.name].name]) for sp in spaces_for(len(names))},
         "players": {name: {"dice": [_die_entry(cells.dice[c.name]) for c in layout.boards[seat].dice],
-                           "tiles": [_tile_entry(cells.tiles[c.name]) for c in layout.boards[seat].tiles]}
+                           "tiles": [_tile_entry(cells.tiles[c.name]) for c in layout.boards[seat].tiles],
+                           "layouts": _open_layouts([cells.layouts[c.name] for c in layout.boards[seat].layouts])}
                     for seat, name in enumerate(names)},
+        "layout_display": _open_layouts([cells.layouts[c.name] for c in layout.layout_display]),
     }
     display = [cells.tiles[c.name] for c in layout.bonus_display]
     view["bonus_display"] = None if any(k is None or k == "back" for k in display) else sorted(k for k in display if k)
@@ -81,6 +87,13 @@ def _row(dice: list[DieRead]) -> list | None:
     if not any(d.present for d in dice):
         return None
     return [(d.value if d.present else None) for d in dice]
+
+
+def _open_layouts(spots: list) -> list[int] | None:
+    """Face-up layout tile ids ascending (a back is a completed tile: not open); None when a spot is unsure."""
+    if any(t is None for t in spots):
+        return None
+    return sorted(t for t in spots if isinstance(t, int))
 
 
 def _die_entry(d: DieRead) -> list | None:
@@ -121,10 +134,12 @@ def readable(view: dict) -> dict:
     players = {}
     for name, p in view["players"].items():
         players[name] = {"dice": [d if d else None for d in p["dice"]],
-                         "tiles": [t if (t == "" or t.isupper()) else None for t in p["tiles"]]}
+                         "tiles": [t if (t == "" or t.isupper()) else None for t in p["tiles"]],
+                         "layouts": sorted(p["layouts"])}
     return {
         "selection": list(view["selection"]),
         "spaces": dict(view["spaces"]),
         "players": players,
         "bonus_display": sorted(view["bonus_display"]),
+        "layout_display": sorted(view["layout_display"]),
     }

@@ -12,7 +12,9 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.diceline_layout import DIE, DIE_BODY, PIP_RADIUS, PIP_SPOTS, TILE_GROUND
+from rules.diceline.board import layout_rotations
+from rules.diceline.components import LAYOUT_PATTERNS
+from vision.diceline_layout import DIE, DIE_BODY, LAYOUT_PITCH, LAYOUT_TILE, PIP_RADIUS, PIP_SPOTS, TILE_GROUND
 from vision.diceline_mat import PAPER
 
 PPM = 3.0  # pixels per mm of the warped windows
@@ -215,3 +217,34 @@ def read_tile(window: np.ndarray, paper: np.ndarray | None = None) -> tuple[str 
 
 
 _TILE_REFS = {k: np.array(c, np.float32) / np.array(PAPER, np.float32) for k, c in TILE_GROUND.items()}
+
+
+def read_layout(window: np.ndarray, paper: np.ndarray | None = None) -> int | str | None:
+    """A layout tile's id from its five tan squares (any quarter turn), '' for an empty spot, 'back', or None.
+
+    `window` is LAYOUT_PITCH mm of the table plane centred on the spot; the tile lies within its marks."""
+    n = normalise(window, paper)
+    px = n.shape[0]
+    mm = px / LAYOUT_PITCH
+    v, s = _hsv(n)
+    marked, blank = set(), 0
+    for i in range(9):
+        r, c = divmod(i, 3)
+        x = int(round(px / 2 + (c - 1) * LAYOUT_TILE / 3 * mm))
+        y = int(round(px / 2 + (r - 1) * LAYOUT_TILE / 3 * mm))
+        h = int(round(2.0 * mm))
+        patch = n[y - h:y + h, x - h:x + h].reshape(-1, 3)
+        b, g, rr = np.median(patch, 0)
+        pv, ps = float(np.median(v[y - h:y + h, x - h:x + h])), float(np.median(s[y - h:y + h, x - h:x + h]))
+        if pv > 0.8 and ps < 0.15:
+            blank += 1
+        elif rr > 1.2 * b and ps > 0.2 and pv > 0.6:
+            marked.add(i)
+    if blank == 9:
+        return ""
+    if not marked and blank == 0:
+        return "back"
+    return _LAYOUT_IDS.get(frozenset(marked))
+
+
+_LAYOUT_IDS = {cells: tile for tile in LAYOUT_PATTERNS for cells in layout_rotations(tile)}

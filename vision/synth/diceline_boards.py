@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 
 from rules.diceline.board import LETTER
+from rules.diceline.components import LAYOUT_PATTERNS
 from vision.diceline_layout import mat_layout
 from vision.synth.diceline_render import camera, render_view
 
@@ -16,7 +17,7 @@ LOOKS = ("", "", "die", "movement", "order", "vp", "back")  # open spaces twice 
 
 @dataclass
 class BoardScore:
-    """Cells read right out of all cells; dice read right (present, colour and value) out of all dice."""
+    """Cells (die, bonus and layout spaces) read right out of all; dice read right (colour and value) out of all dice."""
 
     cells: int = 0
     cells_right: int = 0
@@ -63,11 +64,16 @@ def random_contents(rng: np.random.Generator, fill: float = 0.6) -> dict:
                 tiles.append(LETTER[look] if look else "")
         players[seat] = {"dice": [die() if rng.random() < fill else None for _ in range(4)], "tiles": tiles}
     display = sorted(str(rng.choice(list(LETTER))) for _ in range(int(rng.integers(0, 5))))
-    return {"selection": selection, "spaces": spaces, "players": players, "bonus_display": display}
+    ids = [int(i) for i in rng.permutation(list(LAYOUT_PATTERNS))]  # each layout tile exists once
+    layout_display = sorted(ids.pop() for _ in range(int(rng.integers(0, 3))))
+    for seat in SEATS:
+        players[seat]["layouts"] = sorted(ids.pop() for _ in range(int(rng.integers(0, 3))))
+    return {"selection": selection, "spaces": spaces, "players": players, "bonus_display": display,
+            "layout_display": layout_display}
 
 
-def truth_cells(view: dict) -> tuple[dict[str, tuple | None], dict[str, str]]:
-    """Cell name -> (colour, value) or None; tile cell name -> '', a kind or 'back'."""
+def truth_cells(view: dict) -> tuple[dict[str, tuple | None], dict[str, str | int]]:
+    """Cell name -> (colour, value) or None; tile or layout spot name -> '', a kind, 'back' or a layout id."""
     layout = mat_layout()
     dice: dict[str, tuple | None] = {}
     for r, row in enumerate(view["selection"]):
@@ -86,6 +92,10 @@ def truth_cells(view: dict) -> tuple[dict[str, tuple | None], dict[str, str]]:
             dice[cell.name] = tuple(d) if d else None
         for cell, t in zip(board.tiles, p["tiles"]):
             tiles[cell.name] = "" if not t else (kinds[t] if t.isupper() else "back")
+        for i, cell in enumerate(board.layouts):
+            tiles[cell.name] = p["layouts"][i] if i < len(p["layouts"]) else ""
+    for i, cell in enumerate(layout.layout_display):
+        tiles[cell.name] = view["layout_display"][i] if i < len(view["layout_display"]) else ""
     return dice, tiles
 
 
@@ -116,7 +126,7 @@ def score_board(seed: int, tilt: float, noise: bool = True) -> BoardScore:
                 out.missed += 1
             out.errors.append(f"seed {seed} tilt {tilt}: {name} {want} read {got}")
     for name, want in tiles.items():
-        got = read.tiles[name]
+        got = read.tiles[name] if name in read.tiles else read.layouts[name]
         out.cells += 1
         out.cells_right += got == want
         if got != want:

@@ -11,8 +11,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from rules.diceline.board import KIND_OF
-from vision.diceline_layout import DIE, DIE_BODY, DIE_PIP, MAT_H, MAT_W, TILE, TILE_GROUND, mat_layout
+from rules.diceline.board import KIND_OF, layout_rotations
+from vision.diceline_layout import (
+    DIE, DIE_BODY, DIE_PIP, LAYOUT_MARK, LAYOUT_TILE, MAT_H, MAT_W, TILE, TILE_GROUND, mat_layout,
+)
 from vision.diceline_mat import MARGIN, render_mat
 from vision.synth import effects, textures
 from vision.synth.cube import PIP_LAYOUT, side_values
@@ -135,6 +137,30 @@ def tiles_in_view(view: dict, players: list[str]) -> list[tuple[float, float, st
     return out
 
 
+def layouts_in_view(view: dict, players: list[str]) -> list[tuple[float, float, int]]:
+    """(x, y, id) of every face-up layout tile: the red board's two, then each player's in id order."""
+    layout = mat_layout()
+    out = [(c.x, c.y, t) for c, t in zip(layout.layout_display, view.get("layout_display") or [])]
+    for seat, name in enumerate(players):
+        for cell, t in zip(layout.boards[seat].layouts, view["players"][name].get("layouts") or []):
+            out.append((cell.x, cell.y, t))
+    return out
+
+
+def _layout_tile(img: np.ndarray, cam: Camera, x: float, y: float, tile_id: int) -> None:
+    """A layout tile: white with its five marked squares tan, turned a quarter turn or more by its id."""
+    turns = layout_rotations(tile_id)
+    marked = turns[zlib.crc32(f"{tile_id}|{x}".encode()) % len(turns)]
+    half, sq = LAYOUT_TILE / 2, LAYOUT_TILE / 3
+    def quad(x0, y0, x1, y1):
+        return np.round(cam.project(np.array([[x0, y0, 1.5], [x1, y0, 1.5], [x1, y1, 1.5], [x0, y1, 1.5]])) * 4).astype(np.int32)
+    cv2.fillPoly(img, [quad(x - half, y - half, x + half, y + half)], (246, 246, 244), cv2.LINE_AA, 2)
+    for i in marked:
+        r, c = divmod(i, 3)
+        x0, y0 = x - half + c * sq + 0.5, y - half + r * sq + 0.5
+        cv2.fillPoly(img, [quad(x0, y0, x0 + sq - 1.0, y0 + sq - 1.0)], LAYOUT_MARK, cv2.LINE_AA, 2)
+
+
 _MAT_CACHE: dict[float, np.ndarray] = {}
 
 
@@ -159,6 +185,8 @@ def render_view(view: dict, players: list[str], cam: Camera, rng: np.random.Gene
     img[:] = np.clip(img * (1 - a) + warped * a, 0, 255).astype(np.uint8)
     for x, y, look in tiles_in_view(view, players):
         _tile(img, cam, x, y, look, rng)
+    for x, y, tile_id in layouts_in_view(view, players):
+        _layout_tile(img, cam, x, y, tile_id)
     dice = dice if dice is not None else dice_in_view(view, players, rng)
     light = np.array([rng.uniform(-0.5, 0.5), rng.uniform(-0.6, 0.2), -1.0])
     light /= np.linalg.norm(light)
