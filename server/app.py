@@ -63,17 +63,16 @@ def create_app(db_path: str | Path, source: FrameSource | None = None, detector:
     app.state.watcher = None
     camera_feed = None
     if source is not None:
-        loader = _detector_loader(detector)
-        if loader is not None:
-            from vision.readers import READERS
+        from vision.readers import READERS
 
-            app.state.watcher = TableWatcher(app.state.tables, loader, READERS)
-            saved = store.get_meta(f"calibration:{source.spec.kind}:{source.spec.target}")
-            if saved:
-                from vision.calibration import Calibration
+        # Readers that need no network (Quarx, Ubongo, Diceline read classically) work without a model.
+        app.state.watcher = TableWatcher(app.state.tables, _detector_loader(detector), READERS)
+        saved = store.get_meta(f"calibration:{source.spec.kind}:{source.spec.target}")
+        if saved:
+            from vision.calibration import Calibration
 
-                app.state.watcher.calibration = Calibration.from_json(json.loads(saved))
-        camera_feed = CameraFeed(source, annotate=app.state.watcher.process if app.state.watcher else None)
+            app.state.watcher.calibration = Calibration.from_json(json.loads(saved))
+        camera_feed = CameraFeed(source, annotate=app.state.watcher.process)
     app.state.camera = camera_feed
 
     @app.exception_handler(MoveSyntaxError)

@@ -24,7 +24,7 @@ from vision.stability import Stabilizer
 class TableWatcher:
     """Watches one table at a time; `process(frame)` returns the annotated frame."""
 
-    def __init__(self, service: TableService, detector_loader: Callable[[], object], readers: dict, required: int = 5):
+    def __init__(self, service: TableService, detector_loader: Callable[[], object] | None, readers: dict, required: int = 5):
         self.service = service
         self._load = detector_loader
         self._detector = None
@@ -68,9 +68,16 @@ class TableWatcher:
 
     # -- the frame path ----------------------------------------------------------------------
     def detector(self):
-        if self._detector is None:
+        """The detector, or None when no model is installed (readers then work classically)."""
+        if self._detector is None and self._load is not None:
             self._detector = self._load()
         return self._detector
+
+    def _all_detections(self, frame: np.ndarray) -> np.ndarray:
+        from vision.detector import annotate
+
+        det = self.detector()
+        return frame if det is None else annotate(frame, det.detect(frame))
 
     def process(self, frame: np.ndarray) -> np.ndarray:
         """Read one frame: skip it under a hand, else read, stabilise, reconcile, annotate."""
@@ -79,7 +86,7 @@ class TableWatcher:
         with self._lock:
             tid, stable, hands = self.table_id, self._stable, self._hands
         if tid is None:
-            return annotate(frame, self.detector().detect(frame))
+            return self._all_detections(frame)
         try:
             record = self.service.table(tid).record
             game = record.game
@@ -89,7 +96,7 @@ class TableWatcher:
         reader = self.readers.get(game)
         if reader is None:
             self._set(tid, "unreadable", f"the camera does not read {game} yet")
-            return annotate(frame, self.detector().detect(frame))
+            return self._all_detections(frame)
         if hands(frame):
             stable.feed(None)
             self._set(tid, "hand", "a hand is over the table: not reading")

@@ -55,7 +55,8 @@ def _layout(n: int) -> list[tuple[float, float]]:
         return []
     cols = min(n, 3)
     rows = (n + cols - 1) // cols
-    return [(W * (c + 1) / (cols + 1), H * (r + 1) / (rows + 1) + 10) for r in range(rows) for c in range(cols)][:n]
+    # Cell centres of an even grid: cards never overlap (an overlap would hide spheres the script counts).
+    return [(W * (c + 0.5) / cols, H * (r + 0.5) / rows) for r in range(rows) for c in range(cols)][:n]
 
 
 def _arm(img: np.ndarray, rng: np.random.Generator) -> None:
@@ -70,8 +71,10 @@ def _arm(img: np.ndarray, rng: np.random.Generator) -> None:
     cv2.ellipse(img, tip, (46, 38), 0, 0, 360, skin, -1, cv2.LINE_AA)
 
 
-def render_quarx_footage(script: QuarxScript, seed: int) -> list[np.ndarray]:
-    """Every frame of the script: a fixed table and camera, per-frame noise and light flicker."""
+def render_quarx_footage(script: QuarxScript, seed: int, quads: list | None = None) -> list[np.ndarray]:
+    """Every frame of the script: a fixed table and camera, per-frame noise and light flicker.
+
+    `quads`, if given, receives per frame the cards' corners (TL, TR, BR, BL) as drawn."""
     rng = np.random.default_rng(seed)
     table = textures.background(rng, H, W, "wood")
     tilt = float(rng.uniform(np.radians(10), np.radians(30)))
@@ -79,12 +82,14 @@ def render_quarx_footage(script: QuarxScript, seed: int) -> list[np.ndarray]:
     frames = []
     for shot in script.shots:
         base = table.copy()
+        shot_quads = []
         for i, ((cx, cy), n) in enumerate(zip(_layout(len(shot.face_up)), shot.face_up)):
             key = (shot.face_up, i)
             if key not in art_cache:
                 art_cache[key] = _card(np.random.default_rng([seed, len(art_cache)]), n)
             art = art_cache[key]
-            hom = cards.table_homography(cx, cy, 0.5, float(rng.uniform(-0.15, 0.15)), tilt, 0.0, 240, 340)
+            hom = cards.table_homography(cx, cy, 0.45, float(rng.uniform(-0.15, 0.15)), tilt, 0.0, 240, 340)
+            shot_quads.append(cards.warp_points(hom, np.float32([[0, 0], [240, 0], [240, 340], [0, 340]])))
             cards.paste(base, art, hom)
         for _ in range(shot.frames):
             img = base.copy()
@@ -93,6 +98,8 @@ def render_quarx_footage(script: QuarxScript, seed: int) -> list[np.ndarray]:
             # Light flicker and sensor noise: enough to test stability, little enough to compress.
             gain = rng.uniform(0.93, 1.05)
             frames.append(np.clip(img.astype(np.float32) * gain + rng.normal(0, 2.0, img.shape), 0, 255).astype(np.uint8))
+            if quads is not None:
+                quads.append(shot_quads)
     return frames
 
 

@@ -1,0 +1,142 @@
+"""Quarx cards and their spheres found with plain OpenCV: a check on (and fallback for) the network.
+
+Cards are the large light, low-saturation quadrilaterals on the table. Inside a card seen from
+straight above (warped by its four corners), every printed shape is a blob that differs from
+the card's paper; a sphere is the blob that fills its enclosing circle (a cube's hexagon fills
+at most 83% of it, cones and pyramids far less), is round (a torus is a squashed ellipse) and
+is larger than the background bubbles, which are also faint.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+CARD_W, CARD_H = 240, 340  # the card warped top-down (portrait)
+
+
+@dataclass(frozen=True)
+class ClassicalCard:
+    """A card: its corners in the frame, its box, and the spheres counted on it."""
+
+    corners: np.ndarray
+    box: tuple[float, float, float, float]
+    spheres: int | None  # None: a shape on it was too close to call
+
+
+def find_cards(frame: np.ndarray, min_area: float = 0.01) -> list[np.ndarray]:
+    """Corner quadrilaterals (4x2, TL TR BR BL) of the cards lying on the table.
+
+    By their straight outlines: colour alone fails on a light wooden table (measured: a third
+    of the cards lost in our footage), while a card's edge is a closed four-sided contour that
+    wood grain never makes.
+    """
+    gray = cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    edges = cv2.dilate(cv2.Canny(gray, 20, 60), np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    h, w = gray.shape
+    quads = []
+    for c in contours:
+        if cv2.contourArea(c) < min_area * h * w:
+            continue
+        hull = cv2.convexHull(c)
+        approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
+        if len(approx) != 4:
+            continue
+        (rw, rh) = cv2.minAreaRect(approx)[1]
+        if min(rw, rh) == 0 or not 1.15 < max(rw, rh) / min(rw, rh) < 1.9:
+            continue
+        if cv2.contourArea(approx) < 0.85 * rw * rh:
+            continue
+        quads.append(approx.reshape(4, 2).astype(np.float32))
+    # An outline's inner and outer edge both qualify: keep the outer one of each card.
+    cards: list[np.ndarray] = []
+    for q in sorted(quads, key=lambda q: -cv2.contourArea(q)):
+        cx, cy = q.mean(0)
+        if all(cv2.pointPolygonTest(k.reshape(-1, 1, 2), (float(cx), float(cy)), False) < 0 for k in cards):
+            cards.append(q)
+    return [_portrait_corners(q) for q in cards]
+
+
+def _portrait_corners(pts: np.ndarray) -> np.ndarray:
+    """Order a rectangle's corners TL, TR, BR, BL with the long side vertical."""
+    pts = pts[np.argsort(np.arctan2(pts[:, 1] - pts[:, 1].mean(), pts[:, 0] - pts[:, 0].mean()))]
+    pts = np.roll(pts, -int(np.argmin(pts.sum(1))), axis=0)
+    if np.linalg.norm(pts[1] - pts[0]) > np.linalg.norm(pts[3] - pts[0]):  # lying landscape
+        pts = np.roll(pts, -1, axis=0)
+    return pts.astype(np.float32)
+
+
+def _is_ball(contour: np.ndarray) -> bool | None:
+    """Round, filled and larger than a bubble: True, False, or None when it is too close to call."""
+    (_, _), r = cv2.minEnclosingCircle(contour)
+    if r < 6.0:  # background bubbles are at most 5 px across here
+        return False
+    if len(contour) >= 5:
+        (_, _), axes, _ = cv2.fitEllipse(contour)
+        if min(axes) / max(axes) < 0.85:
+            return False
+    # The hull, because a specular highlight near the rim can notch a sphere's outline.
+    fill = cv2.contourArea(cv2.convexHull(contour)) / (np.pi * r * r)
+    if fill >= 0.845:
+        return True
+    return None if fill >= 0.8 else False  # a cube's outline fills at most ~0.78
+
+
+def _balls_in_blob(blob: np.ndarray, contour: np.ndarray) -> int | None:
+    """Spheres in one blob: one ball, or balls touching others that an erosion pulls apart.
+
+    None when a part is too close to call: better no count than a wrong one."""
+    verdict = _is_ball(contour)
+    if verdict is not False:
+        return None if verdict is None else 1
+    for k in (2, 3, 4, 5, 6):
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+        parts, _ = cv2.findContours(cv2.erode(blob, disc), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        if len(parts) < 2:
+            continue
+        grown = []
+        for part in parts:
+            one = np.zeros_like(blob)
+            cv2.drawContours(one, [part], -1, 255, -1)
+            c, _ = cv2.findContours(cv2.dilate(one, disc), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            grown.append(c[0])
+        # A ball touching another shape comes apart from it too; only the round parts count.
+        verdicts = [_is_ball(c) for c in grown]
+        return None if None in verdicts else sum(verdicts)
+    return 0
+
+
+def count_spheres_on_card(card: np.ndarray) -> int | None:
+    """Spheres on one card already warped top-down to CARD_W x CARD_H; None if unsure."""
+    inner = card[4:-4, 4:-4]  # spheres may come within 10 px of the edge: keep them whole
+    paper = np.median(inner.reshape(-1, 3), axis=0)
+    diff = np.abs(inner.astype(np.int16) - paper.astype(np.int16)).max(axis=2)
+    mask = (diff > 75).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    n = 0
+    for c in contours:
+        x, y, w, h = cv2.boundingRect(c)
+        if max(w, h) < 12:
+            continue
+        blob = np.zeros((h + 16, w + 16), np.uint8)
+        cv2.drawContours(blob, [c - [x - 8, y - 8]], -1, 255, -1)
+        found = _balls_in_blob(blob, c)
+        if found is None:
+            return None
+        n += found
+    return n
+
+
+def count_quarx_classical(frame: np.ndarray) -> list[ClassicalCard]:
+    """Every card in the frame with the spheres on it."""
+    dst = np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]])
+    out = []
+    for corners in find_cards(frame):
+        top_down = cv2.warpPerspective(frame, cv2.getPerspectiveTransform(corners, dst), (CARD_W, CARD_H))
+        x1, y1 = corners.min(0)
+        x2, y2 = corners.max(0)
+        out.append(ClassicalCard(corners, (float(x1), float(y1), float(x2), float(y2)), count_spheres_on_card(top_down)))
+    return out
