@@ -105,7 +105,7 @@ def paper_model(frame: np.ndarray, pose: MatPose, spots, size: float = 6.0, ppm:
     for x, y in spots:
         patch = pose.warp(frame, pose.table, x, y, size, ppm).reshape(-1, 3).astype(np.float32)
         rows.append((1.0, x, y))
-        cols.append(np.median(patch, 0))
+        cols.append(patch.mean(0))  # a stray object on a spot is dropped by the refit below
     a, b = np.array(rows), np.array(cols)
     keep = np.ones(len(a), bool)
     for _ in range(2):  # drop spots under a stray object or a shadow, then fit again
