@@ -130,10 +130,11 @@ def add_commands(sub) -> None:
     p.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG, ...)")
     p.add_argument("--json", action="store_true",
                    help='one JSON object per line per image: {"image", "dice": [{"value", "color", "box", "confidence"}]}')
-    p.add_argument("--conf", type=float, default=0.35, help="minimum detection confidence (default 0.35)")
-    p.add_argument("--value-source", choices=["net", "pips", "auto"], default="net",
-                   help="who reads the value: the network (default), the classical pip counter, or "
-                        "the counter only where the network is unsure")
+    p.add_argument("--conf", type=float, default=0.25, help="minimum detection confidence (default 0.25)")
+    p.add_argument("--value-source", choices=["net", "pips", "auto"], default="pips",
+                   help="who reads the value: the classical pip counter with the network as fallback "
+                        "(default, measured best on real photos), the network alone, or the counter only "
+                        "where the network is unsure")
     p.add_argument("--model", type=Path, help="ONNX model (default models/detector.onnx)")
     p.add_argument("--annotate", type=Path, metavar="DIR", help="also write annotated copies into DIR")
     p.set_defaults(func=_dice)
@@ -189,7 +190,7 @@ def add_commands(sub) -> None:
     p.add_argument("--synthetic-seed", type=int, default=999, help="hold-out seed, never trained on (default 999)")
     p.add_argument("--synthetic-count", type=int, default=300)
     p.add_argument("--quarx-count", type=int, default=200, help="Quarx close-up/table images to count")
-    p.add_argument("--conf", type=float, default=0.35)
+    p.add_argument("--conf", type=float, default=0.25)
     p.add_argument("--imgsz", type=int, help="network input size (default: the model's)")
     p.add_argument("--out", type=Path, help="write the figures as JSON here")
     p.set_defaults(func=_eval)

@@ -8,7 +8,7 @@ import numpy as np
 from vision.detector import annotate, load_detector, read_dice
 
 
-def live_annotator(conf: float = 0.35) -> Callable[[np.ndarray], np.ndarray]:
+def live_annotator(conf: float = 0.25) -> Callable[[np.ndarray], np.ndarray]:
     """A frame -> annotated frame function; raises NoModelError when no model is installed."""
     det = load_detector()
 

@@ -8,7 +8,7 @@ floats in the frame's own pixels):
         ...") when models/detector.onnx (or $TABLESIGHT_MODEL) is missing.
     Detector.detect(frame, conf=0.25, iou=0.5, classes=None) -> list[Detection]
         Detection(cls: str, box: tuple[float, float, float, float], score: float)
-    detect_dice(frame, detector=None, conf=0.35, value_source="net") -> list[DieReading]
+    detect_dice(frame, detector=None, conf=0.25, value_source="pips") -> list[DieReading]
         DieReading(value: int 1..6, color: str, box, confidence: float, net_value, pip_value);
         DieReading.to_json() -> {"value", "color", "box", "confidence"}
     count_quarx(frame, detector=None, conf=0.4) -> QuarxCount

@@ -34,12 +34,13 @@ def _crop(frame: np.ndarray, box) -> np.ndarray:
     return frame[max(0, y1):max(0, y2), max(0, x1):max(0, x2)]
 
 
-def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float = 0.35,
-              value_source: str = "net") -> list[DieReading]:
+def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float = 0.25,
+              value_source: str = "pips") -> list[DieReading]:
     """All pip dice in a BGR frame, left to right.
 
-    value_source: "net" (the detector's class), "pips" (classical count, net when it cannot
-    tell) or "auto" (classical count only where the network is unsure, score < 0.6).
+    value_source: "pips" (default: classical count, the network's class when the counter
+    cannot tell; measured better on real photos, see models/MODEL_CARD.md), "net" (the
+    detector's class) or "auto" (classical count only where the network is unsure).
     """
     if value_source not in VALUE_SOURCES:
         raise ValueError(f"value_source must be one of {VALUE_SOURCES}")

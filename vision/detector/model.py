@@ -45,6 +45,7 @@ class Detector:
         out = self.session.get_outputs()[0].shape
         self.num_classes = int(out[1]) - 4 if isinstance(out[1], int) else len(CLASSES)
         self.names = CLASSES[: self.num_classes]
+        self.merge_dice = True
 
     def preprocess(self, frame: np.ndarray, imgsz: int | None = None):
         size = imgsz or self.imgsz
@@ -58,7 +59,15 @@ class Detector:
 
     def decode(self, out: np.ndarray, lb, w: int, h: int, conf: float, iou: float,
                max_det: int = 300) -> list[Detection]:
-        scores_all = out[:, 4:]
+        scores_all = out[:, 4:].copy()
+        if self.merge_dice:
+            # "Is it a die" is the sum of the six value scores: an unsure value spreads its
+            # score over neighbours and would fall under the threshold die by die.
+            die = scores_all[:, :6]
+            best = die.argmax(1)
+            merged = np.minimum(die.sum(1), 1.0)
+            die[:] = 0
+            die[np.arange(len(best)), best] = merged
         cls = scores_all.argmax(1)
         scores = scores_all[np.arange(len(cls)), cls]
         m = scores >= conf
