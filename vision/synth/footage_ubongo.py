@@ -167,8 +167,8 @@ def _grab(rng: np.random.Generator, dice: list[Placed], player: str, edge: str) 
     return out, f"{player} takes black {b.face} white {w.face}"
 
 
-def _face_art(face, cells: frozenset, colour) -> list[np.ndarray]:
-    """Paint a shape's cells centred on a cube face (cells DIE_ART_CELL of the face wide)."""
+def _face_quads(face, cells: frozenset) -> list[np.ndarray]:
+    """Screen quads of a shape's squares centred on a cube face (squares DIE_ART_CELL of the face wide)."""
     rows = 1 + max(r for r, _ in cells)
     cols = 1 + max(c for _, c in cells)
     a0, b0 = 0.5 - cols * DIE_ART_CELL / 2, 0.5 - rows * DIE_ART_CELL / 2
@@ -194,7 +194,7 @@ def draw_die(img: np.ndarray, d: Placed, tilt: float, dep: float, light: np.ndar
     def decorate(roi, face, i):
         name = d.face if face.is_top else others[i % len(others)]
         col = tuple(float(v) * (ambient + (1 - ambient) * face.light) for v in symbol)
-        for q in _face_art(face, comps.shape(name), col):
+        for q in _face_quads(face, comps.shape(name)):
             cv2.fillPoly(roi, [np.round(q * 4).astype(np.int32)], col, cv2.LINE_AA, 2)
 
     draw_cube(img, pose, body, light, ambient, decorate)
