@@ -45,7 +45,7 @@ class HandsFreeResult:
         return self.camera_moves == self.expected and self.scores == self.expected_scores
 
 
-def run_quarx(seed: int, detector_loader: Callable[[], object] | None = None, rounds: int = 3, required: int = 3) -> HandsFreeResult:
+def run_quarx(seed: int, detector_loader: Callable[[], object] | None = None, rounds: int = 3, required: int = 5) -> HandsFreeResult:
     """Play a scripted 2-player Quarx game in front of the camera; players answer by hand.
 
     After each round's cards have lain there, the players answer (Ann right, Ben passes); if

@@ -108,12 +108,21 @@ def _balls_in_blob(blob: np.ndarray, contour: np.ndarray) -> int | None:
     return 0
 
 
-def count_spheres_on_card(card: np.ndarray) -> int | None:
-    """Spheres on one card already warped top-down to CARD_W x CARD_H; None if unsure."""
+def count_spheres_on_card(card: np.ndarray, cuts: tuple[int, ...] = (60, 75, 95)) -> int | None:
+    """Spheres on one card already warped top-down to CARD_W x CARD_H; None if unsure.
+
+    Counted at several contrast cuts: a sphere merged with a touching shape at one cut comes
+    apart at another, so a count that changes with the cut is no count.
+    """
     inner = card[4:-4, 4:-4]  # spheres may come within 10 px of the edge: keep them whole
     paper = np.median(inner.reshape(-1, 3), axis=0)
     diff = np.abs(inner.astype(np.int16) - paper.astype(np.int16)).max(axis=2)
-    mask = (diff > 75).astype(np.uint8) * 255
+    counts = {_count_at(diff, cut) for cut in cuts}
+    return counts.pop() if len(counts) == 1 else None
+
+
+def _count_at(diff: np.ndarray, cut: int) -> int | None:
+    mask = (diff > cut).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     n = 0
