@@ -23,9 +23,12 @@ def _edge_blob(mask: np.ndarray, min_area: float) -> bool:
 class HandDetector:
     """Compares each frame with a slowly updated picture of the table without hands."""
 
-    def __init__(self, min_area: float = 0.02, change: int = 30, learn: float = 0.1, size: int = 160):
+    def __init__(self, min_area: float = 0.02, change: int = 30, learn: float = 0.1, size: int = 160,
+                 relearn_after: int = 45):
         self.min_area, self.change, self.learn, self.size = min_area, change, learn, size
+        self.relearn_after = relearn_after
         self._table: np.ndarray | None = None
+        self._run = 0
 
     def _small(self, frame: np.ndarray) -> np.ndarray:
         h, w = frame.shape[:2]
@@ -40,6 +43,11 @@ class HandDetector:
         diff = np.abs(small.astype(np.float32) - self._table).max(axis=2)
         changed = (diff > self.change).astype(np.uint8) * 255
         hand = _edge_blob(changed, self.min_area)
+        self._run = self._run + 1 if hand else 0
+        if self._run > self.relearn_after:
+            # No arm rests still for seconds: the light changed or the camera moved. Start over.
+            self._table, self._run = small.astype(np.float32), 0
+            return False
         if not hand:  # objects that stay (a card laid down) become part of the table
             cv2.accumulateWeighted(small.astype(np.float32), self._table, self.learn)
         return hand

@@ -34,3 +34,12 @@ def test_stabilizer_needs_a_run_and_emits_once():
     assert s.feed({"a": 1}) is None
     assert [s.feed(v) for v in ({"a": 2}, None, {"a": 2}, {"a": 2})] == [None, None, None, None]
     assert s.feed({"a": 2}) == {"a": 2}
+
+
+def test_a_sudden_light_change_is_not_a_hand_for_long():
+    table = np.full((120, 160, 3), 150, np.uint8)
+    detect = HandDetector(relearn_after=10)
+    detect(table)
+    darker = (table * 0.6).astype(np.uint8)
+    seen = [detect(darker) for _ in range(15)]
+    assert any(seen[:10]) and not seen[-1]
