@@ -202,6 +202,7 @@ def add_commands(sub) -> None:
     p.add_argument("--pt", type=Path, help="the matching .pt checkpoint for ultralytics (default runs/detector)")
     p.add_argument("--frames", type=int, default=30, help="frames to time (default 30)")
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--out", type=Path, help="write the figures as JSON here")
     p.set_defaults(func=_bench)
 
 

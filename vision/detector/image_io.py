@@ -8,6 +8,12 @@ import numpy as np
 
 from vision.detector.errors import BadImageError
 
+# OpenCV prints its own decoder warnings to stderr; our error message says it once, clearly.
+try:
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+except AttributeError:  # builds without the logging module
+    pass
+
 MAX_BYTES = 40 * 1024 * 1024
 MAX_PIXELS = 50_000_000  # a 50 MP photo; beyond that decoding alone could exhaust memory
 

@@ -59,6 +59,21 @@ def train(data: Path, epochs: int = 16, imgsz: int = 320, batch: int = 32, name:
     return run
 
 
+def finetune(data: Path, weights: Path, epochs: int = 2, imgsz: int = 320, batch: int = 32,
+             name: str = "detector_ft", threads: int = 2, lr0: float = 2e-4) -> Path:
+    """Continue from our own checkpoint with a low learning rate and no mosaic (whole frames,
+    as the camera sees them). Nothing is downloaded: the weights are ours."""
+    offline_env(threads)
+    from ultralytics import YOLO
+
+    _threads(threads)
+    YOLO(str(weights)).train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu",
+                             workers=0, amp=False, plots=False, project=str(RUNS), name=name, exist_ok=True,
+                             cache="ram", deterministic=False, seed=0, optimizer="AdamW", lr0=lr0, lrf=0.3,
+                             warmup_epochs=0, mosaic=0.0, close_mosaic=0, patience=1000)
+    return RUNS / name
+
+
 def export(weights: Path, out: Path = MODELS / "detector.onnx", imgsz: int = 320,
            threads: int = 2, dynamic: bool = False) -> Path:
     """Export a checkpoint to ONNX (1x3ximgszximgsz, opset 17) and copy it to `out`."""
@@ -88,10 +103,13 @@ def main() -> None:
     ap.add_argument("--close-mosaic", type=int, default=4)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--export", type=Path, help="export this checkpoint to ONNX")
+    ap.add_argument("--finetune", type=Path, help="fine-tune from this checkpoint (low lr, no mosaic)")
     ap.add_argument("--output", type=Path, default=MODELS / "detector.onnx")
     ap.add_argument("--dynamic", action="store_true", help="dynamic input size")
     a = ap.parse_args()
-    if a.export:
+    if a.finetune:
+        print(finetune(a.data, a.finetune, a.epochs, a.imgsz, a.batch, a.name, a.threads))
+    elif a.export:
         print(export(a.export, a.output, imgsz=a.imgsz, threads=a.threads, dynamic=a.dynamic))
     else:
         print(train(a.data, a.epochs, a.imgsz, a.batch, a.name, a.resume, a.threads,
