@@ -67,7 +67,7 @@ def _quarx(args: argparse.Namespace) -> int:
     det = _detector("quarx", args.model)
     if det is None:
         return 3
-    res = count_quarx(frame, det, conf=args.conf)
+    res = count_quarx(frame, det, conf=args.conf, method=args.method)
     if args.json:
         print(json.dumps({"image": args.image, **res.to_json()}))
     else:
@@ -146,6 +146,9 @@ def add_commands(sub) -> None:
     p.add_argument("--json", action="store_true",
                    help='print {"image", "spheres", "cards": [[x1, y1, x2, y2, n], ...], "number_cards"}')
     p.add_argument("--conf", type=float, default=0.4, help="minimum detection confidence (default 0.4)")
+    p.add_argument("--method", choices=["auto", "net", "classical"], default="auto",
+                   help="auto/classical: plain-OpenCV counter, the network where it is unsure (default); "
+                        "net: the network alone")
     p.add_argument("--model", type=Path, help="ONNX model (default models/detector.onnx)")
     p.add_argument("--annotate", type=Path, metavar="DIR", help="also write an annotated copy into DIR")
     p.set_defaults(func=_quarx)

@@ -11,7 +11,9 @@ floats in the frame's own pixels):
     detect_dice(frame, detector=None, conf=0.25, value_source="pips") -> list[DieReading]
         DieReading(value: int 1..6, color: str, box, confidence: float, net_value, pip_value);
         DieReading.to_json() -> {"value", "color", "box", "confidence"}
-    count_quarx(frame, detector=None, conf=0.4) -> QuarxCount
+    count_quarx(frame, detector=None, conf=0.4, method="auto") -> QuarxCount
+        method "auto": plain-OpenCV counter (vision.quarx_classical) first, the network where
+        it is unsure; "net": detector only (cards, then spheres in each card crop)
         QuarxCount(spheres: int, cards: list[QuarxCard(box, spheres)], number_cards: list[int],
         sphere_boxes); .to_json() -> {"spheres", "cards": [[x1, y1, x2, y2, n], ...],
         "number_cards"}; .sentence() -> "23 = 16 + 4 + 2 + 1"

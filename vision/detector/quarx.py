@@ -53,8 +53,35 @@ def _grow(box, frac: float, w: int, h: int) -> tuple[int, int, int, int]:
     return (int(max(0, x1 - dx)), int(max(0, y1 - dy)), int(min(w, x2 + dx)), int(min(h, y2 + dy)))
 
 
-def count_quarx(frame: np.ndarray, detector: Detector | None = None, conf: float = 0.4) -> QuarxCount:
-    """Count spheres on the Quarx cards in a BGR frame (bubbles and other shapes do not count)."""
+METHODS = ("auto", "net", "classical")
+
+
+def _classical(frame: np.ndarray) -> QuarxCount | None:
+    """The plain-OpenCV counter (vision.quarx_classical), or None where it is unsure."""
+    from vision.quarx_classical import count_quarx_classical
+
+    cards = count_quarx_classical(frame)
+    if not cards or any(c.spheres is None for c in cards):
+        return None
+    total = sum(c.spheres for c in cards)
+    return QuarxCount(total, [QuarxCard(tuple(float(v) for v in c.box), c.spheres) for c in cards],
+                      number_cards_for(total))
+
+
+def count_quarx(frame: np.ndarray, detector: Detector | None = None, conf: float = 0.4,
+                method: str = "auto") -> QuarxCount:
+    """Count spheres on the Quarx cards in a BGR frame (bubbles and other shapes do not count).
+
+    method: "net" (detector: cards, then spheres in each card crop), "classical" (plain
+    OpenCV; falls back to the net where it is unsure) or "auto" (the same as classical:
+    measured more often exact on close-ups, see models/MODEL_CARD.md).
+    """
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}")
+    if method != "net":
+        got = _classical(frame)
+        if got is not None:
+            return got
     det = detector or load_detector()
     h, w = frame.shape[:2]
     cards = [d for d in det.detect(frame, conf=conf, classes={"quarx_card"})]

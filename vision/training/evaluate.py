@@ -157,20 +157,22 @@ def eval_synthetic(seed: int, count: int, det, conf: float, imgsz: int | None) -
 
 
 def eval_quarx(seed: int, count: int, det, conf: float) -> dict:
-    """Share of images whose total sphere count is exact, close-ups and table scenes apart."""
-    out = {}
+    """Share of images whose total sphere count is exact, per method, close-ups and tables apart."""
+    out: dict = {}
     for kind in ("quarx_close", "quarx"):
-        exact = 0
-        errs = []
         n = count // 2
+        exact: Counter = Counter()
+        errs: dict[str, list[int]] = defaultdict(list)
         for i in range(n):
             r = render_image(seed, i, kind=kind)
             truth = sum(1 for g in r.labels if CLASSES[g.cls] == "sphere")
-            got = count_quarx(r.image, det, conf=conf).spheres
-            exact += got == truth
-            errs.append(got - truth)
-        out[kind] = {"images": n, "exact": round(exact / max(n, 1), 4),
-                     "mean_abs_error": round(float(np.mean(np.abs(errs))) if errs else 0.0, 3)}
+            for method in ("net", "auto"):
+                got = count_quarx(r.image, det, conf=conf, method=method).spheres
+                exact[method] += got == truth
+                errs[method].append(got - truth)
+        out[kind] = {"images": n, **{m: {"exact": round(exact[m] / max(n, 1), 4),
+                                          "mean_abs_error": round(float(np.mean(np.abs(errs[m]))), 3)}
+                                      for m in ("net", "auto")}}
     return out
 
 

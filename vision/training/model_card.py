@@ -55,9 +55,10 @@ def main() -> None:
           f"{s['value_accuracy_net']:.3f}, classical pips {s['value_accuracy_pips']:.3f} "
           f"(undecided {s['pips_undecided']:.3f}); colour right {s['color_accuracy']:.3f}\n")
     q = m["quarx"]
-    print("### Quarx counts\n\n| scene | images | exact count | mean abs error |\n|---|---|---|---|")
+    print("### Quarx counts\n\n| scene | method | images | exact count | mean abs error |\n|---|---|---|---|---|")
     for k, v in q.items():
-        print(f"| {k} | {v['images']} | {v['exact']:.3f} | {v['mean_abs_error']:.2f} |")
+        for meth in ("net", "auto"):
+            print(f"| {k} | {meth} | {v['images']} | {v[meth]['exact']:.3f} | {v[meth]['mean_abs_error']:.2f} |")
     if a.bench.exists():
         print("\n### Speed\n\n```\n" + a.bench.read_text().strip() + "\n```")
     print("\n### Training curve\n\n" + epochs_table(a.run))
