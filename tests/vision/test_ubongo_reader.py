@@ -80,7 +80,7 @@ def test_a_blank_face_is_unreadable_not_guessed():
     assert read_face(patch, "black", faces, UbongoConfig())[0] is None
 
 
-def test_a_detector_model_vetoes_dice_it_does_not_see():
+def test_a_detector_model_may_veto_dice_it_does_not_see():
     img, dice, cal = render_table(7, 0.0, players=2, grabs=0)
     everything = read_ubongo(img, None, calibration=cal, players=["Ann", "Ben"])
 
@@ -89,13 +89,15 @@ def test_a_detector_model_vetoes_dice_it_does_not_see():
             d = everything.drawables[0]
             return [Detection("ubongo_die", d.box, 0.9)]
 
-    assert len(read_ubongo(img, OneBox(), calibration=cal).drawables) == 1
+    assert len(read_ubongo(img, OneBox(), calibration=cal).drawables) == len(dice)  # off by default
+    veto = UbongoConfig(use_detector=True)
+    assert len(read_ubongo(img, OneBox(), calibration=cal, config=veto).drawables) == 1
 
     class Nothing:
         def detect(self, frame):
             return []
 
-    assert read_ubongo(img, Nothing(), calibration=cal, players=["Ann", "Ben"]).view == everything.view
+    assert read_ubongo(img, Nothing(), calibration=cal, players=["Ann", "Ben"], config=veto).view == everything.view
 
 
 @pytest.mark.parametrize("players", [2])
