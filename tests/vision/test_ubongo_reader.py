@@ -118,3 +118,13 @@ def test_dice_printed_with_other_square_sizes_are_still_read(cell, monkeypatch):
     monkeypatch.setattr(footage, "DIE_ART_CELL", cell)  # the reader still assumes 0.17
     acc = measure(range(40, 42), 30)
     assert acc.right == acc.dice, acc.misses
+
+
+def test_two_touching_dice_make_the_frame_unreadable_not_one_die_fewer():
+    from vision.synth.footage_ubongo import Placed, calibration_for, look_for, render_state
+
+    dice = [Placed("black", "L5", 0.45, 0.5, 0.3, 0), Placed("black", "O4", 0.45 + 0.062, 0.5, 0.3, 1),
+            Placed("white", "I1", 0.65, 0.4, 0.2, 0)]
+    img = render_state(look_for(3, 0.4), dice)
+    reading = read_ubongo(img, None, calibration=calibration_for(0.4), players=["Ann", "Ben"])
+    assert reading.view is None

@@ -14,8 +14,8 @@ nearest. Seats go clockwise from the near (bottom) edge in the order the table l
 (rules.ubongo: clockwise from the first die-roller): 2 players bottom, top; 3 bottom, left, top;
 4 bottom, left, top, right.
 
-Known limits: dice touching dice of the same colour merge into one blob and are not read (the
-frame is then unreadable, never misread); a die half out of the table area is ignored.
+Known limits: dice touching dice of the same colour merge into one blob that is no die: the
+frame is then unreadable (no view), never misread; a die half out of the table area is ignored.
 """
 from __future__ import annotations
 
@@ -288,23 +288,27 @@ def find_dice(frame: np.ndarray, calibration=None, config: UbongoConfig | None =
             up = _up_direction(centre, hom, inv)
             rot = np.array([[-up[1], up[0]], [-up[0], -up[1]]])  # turns `up` into (0, -1)
             square, fit = fit_top_face((hull - centre) @ rot.T)
-            if square is None or fit < config.min_fit:
+            (u0, v0), (u1, v1) = hull.min(0), hull.max(0)
+            u, v = (u0 + u1) / 2 / tw, (v0 + v1) / 2 / th
+            side = 0.0 if square is None else float(np.linalg.norm(square[1] - square[0]))
+            if square is None or fit < config.min_fit or not lo <= side <= hi:
+                # Die-sized but not one die (two touching, a die on its edge): left out, it would
+                # look like a die taken from the middle, so it makes the frame unreadable instead.
+                box = np.array([[u0, v0], [u1, v0], [u1, v1], [u0, v1]])
+                corners = cv2.perspectiveTransform(box.reshape(-1, 1, 2), inv).reshape(-1, 2)
+                found.append((colour, None, 0.0, corners, u, v))
                 continue
             square = square @ rot + centre
-            side = float(np.linalg.norm(square[1] - square[0]))
-            if not lo <= side <= hi:
-                continue
             corners = cv2.perspectiveTransform(square.reshape(-1, 1, 2), inv).reshape(-1, 2)
             warp = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
             patch = cv2.warpPerspective(gray, warp, (p, p), flags=cv2.INTER_LINEAR)
-            (u0, v0), (u1, v1) = hull.min(0), hull.max(0)
-            u, v = (u0 + u1) / 2 / tw, (v0 + v1) / 2 / th
             found.append((colour, patch, fit, corners, u, v))
-    inks = [(fg, _faces_of(c, config.comps)) for c, patch, *_ in found if (fg := face_ink(patch, c)) is not None]
+    inks = [(fg, _faces_of(c, config.comps)) for c, patch, *_ in found
+            if patch is not None and (fg := face_ink(patch, c)) is not None]
     cell = shared_cell(inks, config)
     seen: list[SeenDie] = []
     for colour, patch, fit, corners, u, v in found:
-        face, conf = read_face(patch, colour, _faces_of(colour, config.comps), config, cell)
+        face, conf = (None, 0.0) if patch is None else read_face(patch, colour, _faces_of(colour, config.comps), config, cell)
         seen.append(SeenDie(colour, face, conf * fit, corners, u, v, config.zones.zone_of(u, v, players)))
     return seen
 
