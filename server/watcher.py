@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import inspect
 import threading
-import time
-from dataclasses import asdict
 from typing import Callable
 
 import cv2

@@ -30,6 +30,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from rules.core.errors import RulesError
 from rules.dreams.moves import PlaceStar
+from server.live import push_snapshots
 from server.service import AccessDenied, TableNotFound, TableService
 
 router = APIRouter()
@@ -164,28 +165,7 @@ async def my_live(ws: WebSocket, table_id: str) -> None:
     except (AccessDenied, asyncio.TimeoutError, ValueError, KeyError, WebSocketDisconnect, RuntimeError):
         await _close(ws, 4403, DENIED)
         return
-    queue = svc.subscribe(table_id)
-    try:
-        await ws.send_json(await run_in_threadpool(svc.snapshot, table_id, player))
-        receiver = asyncio.ensure_future(ws.receive())
-        while True:
-            getter = asyncio.ensure_future(queue.get())
-            done, _ = await asyncio.wait({getter, receiver}, return_when=asyncio.FIRST_COMPLETED)
-            if receiver in done:
-                if receiver.result().get("type") == "websocket.disconnect":
-                    getter.cancel()
-                    break
-                receiver = asyncio.ensure_future(ws.receive())
-            if getter in done:
-                while not queue.empty():  # only the newest state matters
-                    queue.get_nowait()
-                await ws.send_json(await run_in_threadpool(svc.snapshot, table_id, player))
-            else:
-                getter.cancel()
-    except (WebSocketDisconnect, RuntimeError):
-        pass
-    finally:
-        svc.unsubscribe(table_id, queue)
+    await push_snapshots(ws, svc, table_id, svc.subscribe(table_id), player)
 
 
 async def _close(ws: WebSocket, code: int, reason: str) -> None:

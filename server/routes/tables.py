@@ -1,14 +1,12 @@
 """The API every game shares: games, tables, moves, undo, live updates."""
 from __future__ import annotations
 
-import asyncio
-
 from fastapi import APIRouter, Request, WebSocket
 from pydantic import BaseModel, Field, field_validator
 from starlette.concurrency import run_in_threadpool
-from starlette.websockets import WebSocketDisconnect
 
 from rules.registry import ENGINES
+from server.live import push_snapshots
 from server.service import TableNotFound, TableService
 
 router = APIRouter(prefix="/api")
@@ -100,25 +98,4 @@ async def live(ws: WebSocket, table_id: str) -> None:
         await ws.close(code=4404, reason="no such table")
         return
     await ws.accept()
-    try:
-        await ws.send_json(await run_in_threadpool(svc.snapshot, table_id))
-        receiver = asyncio.ensure_future(ws.receive())
-        while True:
-            getter = asyncio.ensure_future(queue.get())
-            done, _ = await asyncio.wait({getter, receiver}, return_when=asyncio.FIRST_COMPLETED)
-            if receiver in done:
-                msg = receiver.result()
-                if msg.get("type") == "websocket.disconnect":
-                    getter.cancel()
-                    break
-                receiver = asyncio.ensure_future(ws.receive())  # clients may ping; nothing to answer
-            if getter in done:
-                while not queue.empty():  # only the newest state matters
-                    queue.get_nowait()
-                await ws.send_json(await run_in_threadpool(svc.snapshot, table_id))
-            else:
-                getter.cancel()
-    except (WebSocketDisconnect, RuntimeError):
-        pass
-    finally:
-        svc.unsubscribe(table_id, queue)
+    await push_snapshots(ws, svc, table_id, queue)

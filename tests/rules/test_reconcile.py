@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.core import Engine, IllegalMove, Match, MoveSyntaxError
+from rules.core import Engine, Match, MoveSyntaxError
 from rules.registry import engine_for
 from rules.core.reconcile import ANY_OF, reconcile, view_matches
 
