@@ -56,6 +56,19 @@ def _markers(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_frames(args: argparse.Namespace) -> int:
+    from server.frame_bench import time_detector, time_game
+
+    rows = [time_game(game, n=args.frames) for game in ("quarx", "ubongo", "diceline")]
+    det = time_detector(args.frames)
+    if det is not None:
+        rows.append(det)
+    print(f"{'frame path':34} {'frame':>9} {'median ms':>10} {'p90 ms':>8} {'fps':>6}")
+    for r in rows:
+        print(f"{r.game:34} {r.size[0]}x{r.size[1]:<5} {r.median_ms:10.1f} {r.p90_ms:8.1f} {r.fps:6.1f}")
+    return 0
+
+
 def _handsfree_eval(args: argparse.Namespace) -> int:
     from server.handsfree_eval import run_quarx
 
@@ -131,6 +144,15 @@ def build_parser() -> argparse.ArgumentParser:
     hf.add_argument("--seeds", type=int, default=10, help="number of scripted games (seeds 1..N)")
     hf.add_argument("--rounds", type=int, default=3, help="rounds per game")
     hf.set_defaults(func=_handsfree_eval)
+
+    fb = sub.add_parser(
+        "bench-frames",
+        help="time the whole camera frame path per game (median ms per frame, frames per second)",
+        description="Run each game's scripted footage through the live frame path (hand check, reader, "
+        "stabiliser, reconcile, drawing) and report median and p90 milliseconds per frame.",
+    )
+    fb.add_argument("--frames", type=int, default=40, help="frames per game (default 40)")
+    fb.set_defaults(func=_bench_frames)
 
     try:
         from vision.commands import add_commands
