@@ -296,18 +296,26 @@ def find_dice(frame: np.ndarray, calibration=None, config: UbongoConfig | None =
                 # look like a die taken from the middle, so it makes the frame unreadable instead.
                 box = np.array([[u0, v0], [u1, v0], [u1, v1], [u0, v1]])
                 corners = cv2.perspectiveTransform(box.reshape(-1, 1, 2), inv).reshape(-1, 2)
-                found.append((colour, None, 0.0, corners, u, v))
+                found.append((colour, None, 0.0, corners, u, v, side))
                 continue
             square = square @ rot + centre
             corners = cv2.perspectiveTransform(square.reshape(-1, 1, 2), inv).reshape(-1, 2)
             warp = cv2.getPerspectiveTransform(corners.astype(np.float32), dst)
             patch = cv2.warpPerspective(gray, warp, (p, p), flags=cv2.INTER_LINEAR)
-            found.append((colour, patch, fit, corners, u, v))
+            found.append((colour, patch, fit, corners, u, v, side))
     inks = [(fg, _faces_of(c, config.comps)) for c, patch, *_ in found
             if patch is not None and (fg := face_ink(patch, c)) is not None]
     cell = shared_cell(inks, config)
+    good = [(c, u * tw, v * th, side) for c, patch, _, _, u, v, side in found if patch is not None]
+
+    def part_of_a_die(u: float, v: float) -> bool:
+        # Blur merges a black die's pale shape into a die-sized blob, or cuts a white die's shaded
+        # side off: such a piece lies within a die found whole, unlike a die that is not one.
+        return any(np.hypot(x - u * tw, y - v * th) < side for _, x, y, side in good)
+
+    found = [f for f in found if f[1] is not None or not part_of_a_die(f[4], f[5])]
     seen: list[SeenDie] = []
-    for colour, patch, fit, corners, u, v in found:
+    for colour, patch, fit, corners, u, v, _ in found:
         face, conf = (None, 0.0) if patch is None else read_face(patch, colour, _faces_of(colour, config.comps), config, cell)
         seen.append(SeenDie(colour, face, conf * fit, corners, u, v, config.zones.zone_of(u, v, players)))
     return seen
