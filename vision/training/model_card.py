@@ -44,7 +44,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--eval", type=Path, default=ROOT / "models" / "metrics.json")
     ap.add_argument("--bench", type=Path, default=ROOT / "models" / "bench.json")
-    ap.add_argument("--run", type=Path, default=ROOT / "runs" / "detector")
+    ap.add_argument("--run", type=Path, nargs="+", default=[ROOT / "runs" / "detector", ROOT / "runs" / "detector_ft"])
     a = ap.parse_args()
     m = json.loads(a.eval.read_text())
     key = next(k for k in m if k.startswith("real_"))
@@ -61,7 +61,8 @@ def main() -> None:
             print(f"| {k} | {meth} | {v['images']} | {v[meth]['exact']:.3f} | {v[meth]['mean_abs_error']:.2f} |")
     if a.bench.exists():
         print("\n### Speed\n\n```\n" + a.bench.read_text().strip() + "\n```")
-    print("\n### Training curve\n\n" + epochs_table(a.run))
+    for run in a.run:
+        print(f"\n### Training curve: runs/{run.name}\n\n" + epochs_table(run))
 
 
 if __name__ == "__main__":
