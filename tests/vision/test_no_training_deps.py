@@ -2,7 +2,11 @@
 import subprocess
 import sys
 
-from .conftest import ROOT
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+MODEL = ROOT / "models" / "detector.onnx"
+SAMPLES = ROOT / "datasets" / "samples"
 
 
 def test_detector_and_commands_import_without_training_stack():
