@@ -97,8 +97,12 @@ def _train(args: argparse.Namespace) -> int:
     except ImportError:
         _err("train", "training needs the train extra (torch + ultralytics): pip install -e '.[train]'")
         return 3
-    from vision.training.train import export, train
+    from vision.training.train import export, finetune, train
 
+    if args.finetune:
+        run = finetune(args.data, args.finetune, args.epochs, args.imgsz, args.batch, args.name, args.threads)
+        print(export(run / "weights" / "last.pt", args.output, args.imgsz, args.threads))
+        return 0
     if args.export_only:
         print(export(args.export_only, args.output, args.imgsz, args.threads))
         return 0
@@ -181,6 +185,9 @@ def add_commands(sub) -> None:
     p.add_argument("--name", default="detector", help="run folder under runs/ (default detector)")
     p.add_argument("--resume", action="store_true", help="continue runs/NAME/weights/last.pt")
     p.add_argument("--export-only", type=Path, metavar="CKPT", help="only export this checkpoint to ONNX")
+    p.add_argument("--finetune", type=Path, metavar="CKPT",
+                   help="continue from our own checkpoint with a low learning rate and no mosaic, "
+                        "for --epochs epochs, into runs/NAME (use a new --name)")
     p.add_argument("--output", type=Path, default=ROOT / "models" / "detector.onnx")
     p.set_defaults(func=_train)
 
