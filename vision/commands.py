@@ -109,7 +109,8 @@ def _train(args: argparse.Namespace) -> int:
     if not args.resume and not args.data.exists():
         _err("train", f"{args.data} not found: run `tablesight dataset build` first")
         return 2
-    run = train(args.data, args.epochs, args.imgsz, args.batch, args.name, args.resume, args.threads)
+    run = train(args.data, args.epochs, args.imgsz, args.batch, args.name, args.resume, args.threads,
+                close_mosaic=args.close_mosaic, hours=args.hours)
     best = run / "weights" / "best.pt"
     print(export(best if best.exists() else run / "weights" / "last.pt", args.output, args.imgsz, args.threads))
     return 0
@@ -184,6 +185,9 @@ def add_commands(sub) -> None:
     p.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
     p.add_argument("--name", default="detector", help="run folder under runs/ (default detector)")
     p.add_argument("--resume", action="store_true", help="continue runs/NAME/weights/last.pt")
+    p.add_argument("--hours", type=float, help="time budget: ultralytics re-plans the epochs (and the "
+                                                "learning-rate decay) after each epoch to fit it")
+    p.add_argument("--close-mosaic", type=int, default=4, help="epochs at the end without mosaic (default 4)")
     p.add_argument("--export-only", type=Path, metavar="CKPT", help="only export this checkpoint to ONNX")
     p.add_argument("--finetune", type=Path, metavar="CKPT",
                    help="continue from our own checkpoint with a low learning rate and no mosaic, "
