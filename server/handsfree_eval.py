@@ -20,14 +20,13 @@ PLAYERS = ["Ann", "Ben"]
 
 
 @dataclass
-class HandsFreeResult:
-    """What the camera made of one scripted game."""
+class HandsFreeRun:
+    """What the camera made of one scripted game (any game)."""
 
     seed: int
-    expected: list[str]
+    expected: list[str]  # the moves the footage shows, in order
     camera_moves: list[str] = field(default_factory=list)
     clicks: int = 0
-    typed: int = 0  # moves the camera missed that a person typed
     scores: dict[str, int] = field(default_factory=dict)
     expected_scores: dict[str, int] = field(default_factory=dict)
 
@@ -43,6 +42,13 @@ class HandsFreeResult:
     def exact(self) -> bool:
         """Every move found by the camera and the score right."""
         return self.camera_moves == self.expected and self.scores == self.expected_scores
+
+
+@dataclass
+class HandsFreeResult(HandsFreeRun):
+    """A Quarx run: reveals the camera missed are typed by a person."""
+
+    typed: int = 0
 
 
 def run_quarx(seed: int, detector_loader: Callable[[], object] | None = None, rounds: int = 3, required: int = 5) -> HandsFreeResult:

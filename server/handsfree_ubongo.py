@@ -18,6 +18,7 @@ from typing import Callable
 from rules.core import RulesError
 from rules.ubongo.moves import Done, Enter
 from rules.ubongo.state import ENTER
+from server.handsfree_eval import HandsFreeRun
 from server.service import TableService
 from server.store import EventStore
 from server.watcher import TableWatcher
@@ -27,29 +28,11 @@ PLAYERS = ["Ann", "Ben"]
 
 
 @dataclass
-class UbongoHandsFree:
+class UbongoHandsFree(HandsFreeRun):
     """What the camera made of one scripted Ubongo game."""
 
-    seed: int
-    tilt_deg: float
-    expected: list[str]                                   # the rolls and grabs the footage shows
-    camera_moves: list[str] = field(default_factory=list)  # what the camera played, in order
-    clicks: int = 0                                        # candidates clicked + moves typed for it
-    typed: list[str] = field(default_factory=list)         # moves a person had to type
-    scores: dict[str, int] = field(default_factory=dict)
-    expected_scores: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def recognised(self) -> int:
-        return sum(1 for m in self.camera_moves if m in self.expected)
-
-    @property
-    def wrong(self) -> int:
-        return sum(1 for m in self.camera_moves if m not in self.expected)
-
-    @property
-    def exact(self) -> bool:
-        return self.camera_moves == self.expected and self.scores == self.expected_scores
+    tilt_deg: float = 0.0
+    typed: list[str] = field(default_factory=list)  # moves a person had to type (counted in clicks)
 
 
 def enter_shapes(svc: TableService, tid: str) -> None:
@@ -78,7 +61,7 @@ def run_ubongo(seed: int, detector_loader: Callable[[], object] | None = None, r
     footage = render_ubongo_footage(script, seed, tilt)
     shown_by = [k for k, s in enumerate(script.shots) for _ in s.moves]  # shot index of each truth move
     truth = script.moves
-    result = UbongoHandsFree(seed, round(math.degrees(footage.tilt), 1), list(truth))
+    result = UbongoHandsFree(seed, list(truth), tilt_deg=round(math.degrees(footage.tilt), 1))
     with tempfile.TemporaryDirectory() as tmp:
         store = EventStore(Path(tmp) / "events.sqlite")
         svc = TableService(store)
