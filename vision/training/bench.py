@@ -25,16 +25,19 @@ def bench_frames(n: int) -> list[np.ndarray]:
 
 
 def median_ms(fns, frames: list[np.ndarray], warmup: int = 3) -> list[float]:
-    """Median ms per frame of each function; they take turns frame by frame, so a busy
-    machine slows them alike."""
+    """Median ms per frame of each function, timed in blocks A B C ... A B: our paths run
+    before and after the other one and their medians pool both blocks, so load drift hits
+    all alike. (Taking turns frame by frame was unfair: torch's OpenMP threads keep spinning
+    after a predict and slowed whichever call came next.)"""
     for f in frames[:warmup]:
         for fn in fns:
             fn(f)
     times: list[list[float]] = [[] for _ in fns]
-    for f in frames:
-        for k, fn in enumerate(fns):
+    order = list(range(len(fns))) + list(range(len(fns) - 1))
+    for k in order:
+        for f in frames:
             t = time.perf_counter()
-            fn(f)
+            fns[k](f)
             times[k].append((time.perf_counter() - t) * 1000)
     return [float(np.median(t)) for t in times]
 
