@@ -11,7 +11,7 @@ from typing import Any
 
 from rules.core import IllegalMove, Match
 from rules.registry import engine_for
-from server.store import EventStore, TableRecord, moves_after
+from server.store import EventStore, TableRecord, moves_in_force
 
 
 class TableNotFound(LookupError):
@@ -51,15 +51,11 @@ class TableService:
 
     def _replay(self, rec: TableRecord) -> Table:
         events = self.store.events(rec.id)
-        sources: list[str] = []
-        for ev in events:
-            if ev.kind == "move":
-                sources.append(ev.source)
-            elif sources:
-                sources.pop()
+        standing = moves_in_force(events)
         engine = engine_for(rec.game)
-        match = Match(engine, rec.players, rec.options, self._match_seed(engine, rec.id, rec.seed), moves=moves_after(events))
-        return Table(rec, match, sources, len(events))
+        seed = self._match_seed(engine, rec.id, rec.seed)
+        match = Match(engine, rec.players, rec.options, seed, moves=[ev.text for ev in standing])
+        return Table(rec, match, [ev.source for ev in standing], len(events))
 
     def _match_seed(self, engine, table_id: str, seed: int) -> int | str:
         # A hidden-information game's draws must not follow from a seed players can read or choose.

@@ -112,12 +112,12 @@ class EventStore:
         return [Event(*r) for r in rows]
 
 
-def moves_after(events: list[Event]) -> list[str]:
-    """The moves in force once every undo in the log has taken its move back."""
-    moves: list[str] = []
+def moves_in_force(events: list[Event]) -> list[Event]:
+    """The move events still standing once every undo in the log has taken its move back."""
+    moves: list[Event] = []
     for ev in events:
         if ev.kind == "move":
-            moves.append(ev.text)
+            moves.append(ev)
         elif moves:
             moves.pop()
     return moves
