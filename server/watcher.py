@@ -72,10 +72,10 @@ class TableWatcher:
         return self._detector
 
     def _all_detections(self, frame: np.ndarray) -> np.ndarray:
-        from vision.detector import annotate
+        from vision.live import annotate_all
 
         det = self.detector()
-        return frame if det is None else annotate(frame, det.detect(frame))
+        return frame if det is None else annotate_all(frame, det)
 
     def process(self, frame: np.ndarray) -> np.ndarray:
         """Read one frame: skip it under a hand, else read, stabilise, reconcile, annotate."""
