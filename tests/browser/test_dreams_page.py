@@ -19,6 +19,16 @@ COLOURS = {"Ann": "blue", "Ben": "yellow", "Cat": "green"}
 SPOTS = [(0.2, 0.2), (0.5, 0.3), (0.8, 0.2), (0.3, 0.6), (0.5, 0.5), (0.7, 0.6), (0.2, 0.9), (0.5, 0.8), (0.8, 0.9)]
 
 
+
+def box_of(locator) -> dict:
+    """The element's box; a live update may re-render it just as we ask, so ask again then."""
+    for _ in range(50):
+        expect(locator).to_be_visible()
+        box = locator.bounding_box()
+        if box is not None:
+            return box
+    raise AssertionError("the element never held still")
+
 def call(url: str, body: dict | None = None, token: str | None = None) -> dict:
     headers = {"Content-Type": "application/json"}
     if token:
@@ -85,12 +95,12 @@ def test_players_guess_on_their_own_pages_and_the_shared_screen_reveals_live(pag
     # Stars: the dealer (Ann) first, from her phone; then to the left, by clicking the shared firmament.
     ann.locator('#star-kinds button[data-kind="black"]').click()
     phone_sky = ann.locator("#phone-sky")
-    phone_box = phone_sky.bounding_box()
+    phone_box = box_of(phone_sky)
     phone_sky.click(position={"x": SPOTS[0][0] * phone_box["width"], "y": SPOTS[0][1] * phone_box["height"]})
     expect(shared.locator('.dreams-firmament .dreams-star[data-player="Ann"][data-kind="black"]')).to_have_count(1)
     expect(ann.locator("#my-star")).to_be_hidden()
     sky = shared.locator(".dreams-firmament")
-    box = sky.bounding_box()
+    box = box_of(sky)
     for i, (x, y) in enumerate(SPOTS[1:], start=1):
         sky.click(position={"x": x * box["width"], "y": y * box["height"]})
         expect(shared.locator(".dreams-firmament .dreams-star")).to_have_count(i + 1)
