@@ -32,26 +32,8 @@
 .dl-row { cursor: default; } .dl-row.clickable { cursor: pointer; background: #fff3e0; }
 `;
 
-  function ensureStyle() {
-    if (document.getElementById("diceline-style")) return;
-    const s = document.createElement("style");
-    s.id = "diceline-style";
-    s.textContent = STYLE;
-    document.head.append(s);
-  }
-
-  function h(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined) continue;
-      if (k === "class") e.className = v;
-      else if (k === "text") e.textContent = v;
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else e.setAttribute(k, v);
-    }
-    for (const k of kids) if (k !== null && k !== undefined) e.append(k);
-    return e;
-  }
+  const { h } = window.TableSightDom;
+  const ensureStyle = () => window.TableSightDom.addStyle("diceline-style", STYLE);
 
   // A click plays a move only when that exact text is legal now: the engine stays the judge.
   function clickable(el, text, legal, api) {

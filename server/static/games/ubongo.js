@@ -36,26 +36,8 @@
 .ubongo-players button.active { background: #1565c0; color: #fff; }
 `;
 
-  function ensureStyle() {
-    if (document.getElementById("ubongo-style")) return;
-    const s = document.createElement("style");
-    s.id = "ubongo-style";
-    s.textContent = STYLE;
-    document.head.append(s);
-  }
-
-  function h(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined) continue;
-      if (k === "class") e.className = v;
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else if (k === "text") e.textContent = v;
-      else e.setAttribute(k, v);
-    }
-    for (const k of kids) if (k !== null && k !== undefined) e.append(k);
-    return e;
-  }
+  const { h } = window.TableSightDom;
+  const ensureStyle = () => window.TableSightDom.addStyle("ubongo-style", STYLE);
 
   // ---- shapes -----------------------------------------------------------------------
   const norm = (cells) => {
