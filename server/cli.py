@@ -154,22 +154,10 @@ def build_parser() -> argparse.ArgumentParser:
     fb.add_argument("--frames", type=int, default=40, help="frames per game (default 40)")
     fb.set_defaults(func=_bench_frames)
 
-    try:
-        from vision.commands import add_commands
-    except ImportError:
-        add_commands = None
-    if add_commands is not None:
-        add_commands(sub)
-    else:
-        quarx = sub.add_parser("quarx", help="count the spheres on Quarx cards in a photo")
-        quarx.add_argument("image")
-        quarx.set_defaults(func=lambda a: _no_model())
+    from vision.commands import add_commands
+
+    add_commands(sub)
     return parser
-
-
-def _no_model() -> int:
-    print("tablesight: no detector model is installed in models/ (see models/README)", file=sys.stderr)
-    return 3
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -72,9 +72,8 @@ def time_game(game: str, seed: int = 1, n: int = 40, detector_loader=None) -> Fr
             watcher.process(frame)
             times.append((time.perf_counter() - t0) * 1000)
         store.close()
-    times.sort()
     h, w = frames[0].shape[:2]
-    return FrameTiming(game, len(times), (w, h), statistics.median(times), times[int(0.9 * (len(times) - 1))])
+    return _summary(game, times, (w, h))
 
 
 def time_detector(n: int = 40) -> FrameTiming | None:
@@ -92,6 +91,9 @@ def time_detector(n: int = 40) -> FrameTiming | None:
         t0 = time.perf_counter()
         annotate(frame, det.detect(frame))
         times.append((time.perf_counter() - t0) * 1000)
-    times.sort()
-    return FrameTiming("detector (any game, unwatched)", len(times), (640, 480), statistics.median(times),
-                       times[int(0.9 * (len(times) - 1))])
+    return _summary("detector (any game, unwatched)", times, (640, 480))
+
+
+def _summary(name: str, times: list[float], size: tuple[int, int]) -> FrameTiming:
+    ordered = sorted(times)
+    return FrameTiming(name, len(ordered), size, statistics.median(ordered), ordered[int(0.9 * (len(ordered) - 1))])

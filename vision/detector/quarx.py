@@ -5,9 +5,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from rules.quarx.scoring import cards_for
 from vision.detector.model import Detector, load_detector
-
-NUMBER_CARDS = (16, 8, 4, 2, 1)
 
 
 @dataclass(frozen=True)
@@ -42,9 +41,7 @@ class QuarxCount:
 
 def number_cards_for(total: int) -> list[int]:
     """The number cards (16, 8, 4, 2, 1) that sum to `total`; all five above 31."""
-    if total > 31:
-        return list(NUMBER_CARDS)
-    return [n for n in NUMBER_CARDS if total & n]
+    return list(cards_for(total))
 
 
 def _grow(box, frac: float, w: int, h: int) -> tuple[int, int, int, int]:
