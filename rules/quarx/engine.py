@@ -9,11 +9,12 @@ from typing import Any
 from rules.core.engine import Engine
 from rules.core.errors import IllegalMove
 from rules.quarx.components import MAX_SPHERES_PER_CARD, NUMBER_CARDS, QUARX_CARDS, SPHERES_ON_CARDS, cards_per_player
-from rules.quarx.moves import Answer, Move, Pass, Reveal, parse
-from rules.quarx.scoring import award, judge
-from rules.quarx.table_view import expected_view, reveal_from_view
+from rules.quarx.moves import Answer, Lay, Move, Pass, Reveal, TurnOver, parse
+from rules.quarx.scoring import award, cards_for, judge
+from rules.quarx.table_view import colour_of, explain_view, expected_view, reveal_from_view, turn_over_from_view
 
-REVEAL, ANSWER, OVER = "reveal", "answer", "over"
+# TURN: everyone has laid, and some cards were laid unseen (Lay): they are turned over next.
+REVEAL, ANSWER, TURN, OVER = "reveal", "answer", "turn", "over"
 _ALL_CARD_SETS = [tuple(c) for n in range(1, 6) for c in combinations(NUMBER_CARDS, n)]
 
 
@@ -32,7 +33,9 @@ class QuarxState:
     revealed: list[int] = field(default_factory=list)
     turned: int = 0  # cards face up this round (a reveal may give only the total)
     total: int | None = None
-    answers: list[dict] = field(default_factory=list)  # {"player", "cards", "announced", "group"}
+    # {"player", "cards", "announced", "group", "unseen"}: cards None = passed; unseen = laid by
+    # "Ann lays", so `cards` is None until the turn over.
+    answers: list[dict] = field(default_factory=list)
     scores: dict[str, int] = field(default_factory=dict)
     rounds: list[dict] = field(default_factory=list)
 
@@ -79,14 +82,18 @@ class QuarxEngine(Engine[QuarxState]):
         tie_ok = bool(state.answers)
         for p in self.to_move(state):
             moves.append(Pass(p))
+            moves.append(Lay(p))
             moves.extend(Answer(p, cards) for cards in _ALL_CARD_SETS)
             if tie_ok:
+                moves.append(Lay(p, tie=True))
                 moves.extend(Answer(p, cards, tie=True) for cards in _ALL_CARD_SETS)
         return moves
 
     def _apply(self, state: QuarxState, move: Move) -> None:
         if isinstance(move, Reveal):
             self._reveal(state, move)
+        elif isinstance(move, TurnOver):
+            self._turn_over(state, move)
         else:
             self._answer(state, move)
 
@@ -113,12 +120,14 @@ class QuarxEngine(Engine[QuarxState]):
         state.total = move.total
         state.phase = ANSWER
 
-    def _answer(self, state: QuarxState, move: Answer | Pass) -> None:
+    def _answer(self, state: QuarxState, move: Answer | Pass | Lay) -> None:
+        if state.phase == TURN:
+            raise IllegalMove("everyone has laid: the cards are turned over next ('turn over: ...')", rule="no changes")
         if state.phase != ANSWER:
             raise IllegalMove("turn the cards over first: answers come after the reveal", rule="reveal first")
         if move.player not in self.to_move(state):
             raise IllegalMove(f"{move.player} has already laid cards this round and may not change them", rule="no changes")
-        tie = isinstance(move, Answer) and move.tie
+        tie = isinstance(move, (Answer, Lay)) and move.tie
         if tie and not state.answers:
             raise IllegalMove(f"{move.player} cannot tie: nobody has finished yet", rule="ties")
         last_group = state.answers[-1]["group"] if state.answers else 0
@@ -127,9 +136,33 @@ class QuarxEngine(Engine[QuarxState]):
             "cards": list(move.cards) if isinstance(move, Answer) else None,
             "announced": move.announced if isinstance(move, Answer) else None,
             "group": last_group if tie else last_group + 1,
+            "unseen": isinstance(move, Lay),
         })
         if not self.to_move(state):
-            self._score_round(state)
+            if any(a.get("unseen") for a in state.answers):
+                # "When all players have placed number cards face down, everyone reveals them"
+                state.phase = TURN
+            else:
+                self._score_round(state)
+
+    def unseen_players(self, state: QuarxState) -> list[str]:
+        """Players whose face-down cards nobody has seen yet, in seating order."""
+        unseen = {a["player"] for a in state.answers if a.get("unseen")}
+        return [p for p in state.players if p in unseen]
+
+    def _turn_over(self, state: QuarxState, move: TurnOver) -> None:
+        if state.phase != TURN:
+            raise IllegalMove("cards are turned over when everyone has laid theirs face down", rule="turn over")
+        named = [p for p, _ in move.cards]
+        unseen = self.unseen_players(state)
+        if sorted(named) != sorted(unseen):
+            raise IllegalMove(f"the turn over lists the cards of {', '.join(unseen)}: those laid unseen"
+                              f" ({', '.join(named) or 'nobody'} listed)", rule="turn over")
+        cards = dict(move.cards)
+        for a in state.answers:
+            if a.get("unseen"):
+                a["cards"], a["unseen"] = list(cards[a["player"]]), False
+        self._score_round(state)
 
     def _score_round(self, state: QuarxState) -> None:
         assert state.total is not None
@@ -148,6 +181,8 @@ class QuarxEngine(Engine[QuarxState]):
             "turned": state.turned,
             "verdicts": [asdict(v) for v in verdicts],
             "points": points,
+            # The number cards as they lie turned up until picked up (rules.quarx.table_view).
+            "laid": {a["player"]: a["cards"] for a in state.answers if a["cards"] is not None},
         })
         state.answers, state.revealed, state.total, state.turned = [], [], None, 0
         state.round += 1
@@ -166,11 +201,18 @@ class QuarxEngine(Engine[QuarxState]):
 
     # -- chance --------------------------------------------------------------------------
     def chance(self, state: QuarxState) -> str | None:
+        if state.phase == TURN:
+            return f"turn over: the number cards {', '.join(self.unseen_players(state))} laid face down"
         if state.phase != REVEAL:
             return None
         return f"reveal: the spheres on each of the {self.cards_to_turn(state)} cards turned over"
 
-    def sample_chance(self, state: QuarxState, rng: random.Random) -> Reveal:
+    def sample_chance(self, state: QuarxState, rng: random.Random) -> Reveal | TurnOver:
+        if state.phase == TURN:
+            # Mostly right answers, sometimes any other set: a playout reaches every verdict.
+            right = cards_for(state.total or 0)
+            return TurnOver(tuple((p, right if rng.random() < 0.7 else rng.choice(_ALL_CARD_SETS))
+                                  for p in self.unseen_players(state)))
         n = self.cards_to_turn(state)
         pool = state.deck if len(state.deck) >= n else list(SPHERES_ON_CARDS)
         return Reveal(tuple(rng.sample(pool, n)))
@@ -179,8 +221,14 @@ class QuarxEngine(Engine[QuarxState]):
     def expected_view(self, state: QuarxState) -> dict:
         return expected_view(state)
 
-    def chance_from_view(self, state: QuarxState, observed: dict) -> list[Reveal]:
+    def chance_from_view(self, state: QuarxState, observed: dict) -> list[Reveal | TurnOver]:
+        if state.phase == TURN:
+            return turn_over_from_view(state, observed, self.unseen_players(state))
         return reveal_from_view(state, observed, self.cards_to_turn(state)) if state.phase == REVEAL else []
+
+    def explain(self, state: QuarxState, observed: dict) -> list[list[Move]]:
+        """Face-down piles appearing, in the order seen; a reveal or a turn over read from the table."""
+        return explain_view(self, state, observed)
 
     # -- results -------------------------------------------------------------------------
     def to_move(self, state: QuarxState) -> list[str]:
@@ -212,20 +260,24 @@ class QuarxEngine(Engine[QuarxState]):
         """Counts and laid cards stay hidden while players are still counting."""
         data = self.to_json(state)
         data["cards_to_turn"] = self.cards_to_turn(state) if state.phase == REVEAL else None
+        data["colours"] = {p: colour_of(state, p) for p in state.players}
+        if state.phase in (ANSWER, TURN):
+            # Laid cards lie face down until everyone has laid and turns them over.
+            data["answers"] = [{"player": a["player"], "group": a["group"]} for a in state.answers]
         if state.phase == ANSWER:
             data["total"] = None
             data["revealed"] = ["?"] * len(state.revealed)
-            data["answers"] = [{"player": a["player"], "group": a["group"]} for a in state.answers]
         data.pop("deck")
         return data
 
     def history_view(self, state: QuarxState, moves: list[str], player: str | None = None) -> list[str]:
-        """While the round is open, answers read only as "Ann laid her cards"."""
-        if state.phase != ANSWER:
+        """While the round is open, answers read only as "Ann laid cards (place 1)"."""
+        if state.phase not in (ANSWER, TURN):
             return list(moves)
         last_reveal = max(i for i, m in enumerate(moves) if m.startswith("reveal "))
         shown = [m if i <= last_reveal else None for i, m in enumerate(moves)]
-        shown[last_reveal] = "reveal (counts hidden until everyone has laid)"
+        if state.phase == ANSWER:
+            shown[last_reveal] = "reveal (counts hidden until everyone has laid)"
         for i, a in zip(range(last_reveal + 1, len(moves)), state.answers):
             shown[i] = f"{a['player']} laid cards (place {a['group']})"
         return shown  # type: ignore[return-value]

@@ -6,6 +6,10 @@
     Ann 23 = 16+4+2+1       ... and announces 23 (a wrong announcement can be recorded too)
     Ben ties 16+4+2+1       Ben finished at the same moment as the answer before his
     Cid passes              Cid lays nothing this round
+    Ann lays                Ann lays her cards face down; which ones is seen when they are turned over
+    Ben ties                ... at the same moment as the answer before his
+    turn over: Ann 16+4+2+1, Ben 8+4
+                            everyone turns their cards over: the cards of those who laid unseen
 """
 from __future__ import annotations
 
@@ -15,7 +19,8 @@ from dataclasses import dataclass
 from rules.core.errors import MoveSyntaxError
 from rules.quarx.components import NUMBER_CARDS
 
-FORMS = "'reveal 5 3 7 2', 'reveal total 17', 'Ann 16+4+2+1', 'Ann 23 = 16+4+2+1', 'Ann ties 16+4', 'Ann passes'"
+FORMS = ("'reveal 5 3 7 2', 'reveal total 17', 'Ann 16+4+2+1', 'Ann 23 = 16+4+2+1', 'Ann ties 16+4', 'Ann passes', "
+         "'Ann lays', 'Ann ties', 'turn over: Ann 16+4, Ben 8+1'")
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,28 @@ class Pass:
         return f"{self.player} passes"
 
 
-Move = Reveal | Answer | Pass
+@dataclass(frozen=True)
+class Lay:
+    """A player lays number cards face down in finishing order; nobody sees which yet."""
+
+    player: str
+    tie: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.player} {'ties' if self.tie else 'lays'}"
+
+
+@dataclass(frozen=True)
+class TurnOver:
+    """Everyone turns their number cards over: the cards of each player who laid unseen."""
+
+    cards: tuple[tuple[str, tuple[int, ...]], ...]
+
+    def __str__(self) -> str:
+        return "turn over: " + ", ".join(f"{p} {'+'.join(str(c) for c in cards)}" for p, cards in self.cards)
+
+
+Move = Reveal | Answer | Pass | Lay | TurnOver
 
 _INT = re.compile(r"^\d{1,4}$")
 
@@ -75,6 +101,8 @@ def parse(text: str, players: list[str]) -> Move:
     words = text.split(" ")
     if words[0].lower() == "reveal":
         return _parse_reveal(words[1:])
+    if text.lower().startswith("turn over"):
+        return _parse_turn_over(text[len("turn over"):].lstrip(" :"), players)
     # Longest name first, so that "Ann Marie" wins over "Ann".
     for name in sorted(players, key=len, reverse=True):
         if text == name or text.startswith(name + " "):
@@ -90,9 +118,25 @@ def _parse_reveal(words: list[str]) -> Reveal:
     raise MoveSyntaxError("a reveal lists the spheres on each turned card ('reveal 5 3 7 2') or the total ('reveal total 17')", rule="move text")
 
 
+def _parse_turn_over(rest: str, players: list[str]) -> TurnOver:
+    """'Ann 16+4+2+1, Ben 8+4': each player who laid unseen and the cards turned up."""
+    seen: list[tuple[str, tuple[int, ...]]] = []
+    for part in (p.strip() for p in rest.split(",")):
+        move = parse(part, players) if part else None
+        if not isinstance(move, Answer) or move.tie or move.announced is not None:
+            raise MoveSyntaxError("a turn over lists each player's cards: 'turn over: Ann 16+4+2+1, Ben 8+4'", rule="move text")
+        if move.player in dict(seen):
+            raise MoveSyntaxError(f"{move.player} is listed twice in the turn over", rule="move text")
+        seen.append((move.player, move.cards))
+    order = {p: i for i, p in enumerate(players)}
+    return TurnOver(tuple(sorted(seen, key=lambda pc: order[pc[0]])))
+
+
 def _parse_answer(player: str, rest: str) -> Move:
     if rest.lower() in ("passes", "pass"):
         return Pass(player)
+    if rest.lower() in ("lays", "lay", "ties", "tie"):
+        return Lay(player, tie=rest.lower().startswith("tie"))
     tie = False
     if rest.lower().startswith("ties "):
         tie, rest = True, rest[5:].strip()

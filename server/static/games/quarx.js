@@ -7,8 +7,13 @@ window.TableSightGames.quarx = {
     const p = (text, cls) => { const e = document.createElement("p"); e.textContent = text; if (cls) e.className = cls; el.append(e); };
     p(`Round ${v.round}${v.target ? ` · playing to ${v.target}` : ""} · cards left: ${Object.values(v.piles).reduce((a, b) => a + b, 0)}`, "quarx-round");
     if (v.phase === "reveal") p(`Turn over ${v.cards_to_turn} cards, then enter the spheres on each (or draw at random).`);
-    if (v.phase === "answer") {
-      p(`${v.turned} cards face up. Laid so far: ${v.answers.map((a) => `${a.player} (place ${a.group})`).join(", ") || "nobody"}`);
+    const laid = () => v.answers.map((a) => `${a.player} (place ${a.group})`).join(", ") || "nobody";
+    if (v.phase === "answer") p(`${v.turned} cards face up. Laid so far: ${laid()}`);
+    if (v.phase === "turn") {
+      p(`${v.total} spheres. Everyone has laid (${laid()}): turn the number cards over.`, "quarx-turn");
+    }
+    if (v.colours) {
+      p(`Number cards: ${Object.entries(v.colours).map(([who, colour]) => `${who} ${colour}`).join(", ")}`, "quarx-colours");
     }
     const last = v.rounds[v.rounds.length - 1];
     if (last) {
