@@ -11,16 +11,7 @@
   let denied = false;
   let starKind = null;
 
-  function h(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else if (k.startsWith("data-") || k === "class" || k === "style") e.setAttribute(k, v);
-      else e[k] = v;
-    }
-    for (const c of children) if (c !== null && c !== undefined) e.append(c);
-    return e;
-  }
+  const { h } = window.TableSightDom;
 
   function refuse() {
     denied = true;

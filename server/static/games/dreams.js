@@ -8,18 +8,7 @@ window.TableSightGames = window.TableSightGames || {};
   // Survives re-renders: which star kind is chosen, which link is on screen, the link list.
   const ui = { kind: null, kindFor: null, shownLink: null, links: null, linksFor: null, linksLoading: null, lastSnap: null };
 
-  function h(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "class") e.className = v;
-      else if (k === "style") e.style.cssText = v;
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else if (k.startsWith("data-")) e.setAttribute(k, v);
-      else e[k] = v;
-    }
-    for (const c of children) if (c !== null && c !== undefined) e.append(c);
-    return e;
-  }
+  const { h } = window.TableSightDom;
 
   function starEl(s, colours) {
     return h("span", {
