@@ -15,9 +15,10 @@ from fastapi.staticfiles import StaticFiles
 from rules.core import IllegalMove, MoveSyntaxError, RulesError
 from rules.registry import ENGINES
 from server.camera import CameraFeed
+from server.demo import DemoDriver
 from server.watcher import TableWatcher
 from vision.sources import FrameSource
-from server.routes import camera, pages, quarx_check, tables
+from server.routes import camera, demo, pages, quarx_check, tables
 from server.service import AccessDenied, TableNotFound, TableService
 from server.store import EventStore
 
@@ -61,6 +62,7 @@ def create_app(db_path: str | Path, source: FrameSource | None = None, detector:
     app = FastAPI(title="TableSight", lifespan=lifespan)
     app.state.tables = TableService(store)
     app.state.watcher = None
+    app.state.demo = None
     camera_feed = None
     if source is not None:
         from vision.readers import READERS
@@ -72,7 +74,10 @@ def create_app(db_path: str | Path, source: FrameSource | None = None, detector:
             from vision.calibration import Calibration
 
             app.state.watcher.calibration = Calibration.from_json(json.loads(saved))
-        camera_feed = CameraFeed(source, annotate=app.state.watcher.process)
+        # The demo driver stands around the watcher's frame path: it types what the demo's players
+        # would, at the right frames of the clip (it does nothing unless the source is the demo).
+        app.state.demo = DemoDriver(app.state.tables, app.state.watcher, lambda: getattr(source, "capture", None))
+        camera_feed = CameraFeed(source, annotate=app.state.demo.wrap(app.state.watcher.process))
     app.state.camera = camera_feed
 
     @app.exception_handler(MoveSyntaxError)
@@ -112,6 +117,7 @@ def create_app(db_path: str | Path, source: FrameSource | None = None, detector:
     app.include_router(tables.router)
     app.include_router(camera.router)
     app.include_router(quarx_check.router)
+    app.include_router(demo.router)
     for game in ENGINES:
         try:
             module = importlib.import_module(f"server.routes.{game}")

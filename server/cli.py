@@ -34,14 +34,32 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _footage(args: argparse.Namespace) -> int:
-    from vision.synth.footage import quarx_script, render_quarx_footage, write_video
+DEMO_CLIPS = {"diceline": "diceline_round.mp4", "ubongo": "ubongo_area.mp4", "quarx": "quarx_rounds.mp4"}
+FOOTAGE_SEEDS = {"diceline": 3, "ubongo": 2, "quarx": 12}  # seeds whose every visible move the camera reads
 
-    script = quarx_script(args.seed, rounds=args.rounds)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    write_video(render_quarx_footage(script, args.seed), str(args.out))
-    print(f"{args.out}: {sum(s.frames for s in script.shots)} frames; reveals {script.reveals}")
-    return 0
+
+def _footage(args: argparse.Namespace) -> int:
+    game = args.game
+    seed = FOOTAGE_SEEDS[game] if args.seed is None else args.seed
+    out = args.out or Path("datasets/demo") / DEMO_CLIPS[game]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if game == "quarx":
+        from vision.synth.footage import quarx_script, render_quarx_footage, write_video
+
+        script = quarx_script(seed, rounds=args.rounds or 4)
+        write_video(render_quarx_footage(script, seed), str(out))
+        print(f"{out}: {sum(s.frames for s in script.shots)} frames; reveals {script.reveals}")
+        return 0
+    from server.demo_footage import diceline_clip, rehearse, ubongo_clip, write_clip
+
+    frames, car = diceline_clip(seed) if game == "diceline" else ubongo_clip(seed, rounds=args.rounds or 3)
+    write_clip(frames, car, out)
+    print(f"{out}: {car.frames} frames {car.size[0]}x{car.size[1]}, {out.stat().st_size / 1e6:.1f} MB; "
+          f"{len(car.moves)} moves, {len(car.typed)} typed by the demo; sidecar {out.with_suffix('.json')}")
+    r = rehearse(out)  # the clip through the live path, as `serve` will play it
+    print(f"rehearsed: camera {len(r.camera)} moves, typed by the demo {len(r.typed)}, "
+          f"missed by the camera {r.missed}, wrong {r.wrong}, scoring camera moves {r.scores_by_camera}, exact {r.exact}")
+    return 0 if r.exact and not r.missed else 1
 
 
 def _markers(args: argparse.Namespace) -> int:
@@ -118,12 +136,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     footage = sub.add_parser(
         "footage",
-        help="render the scripted demo footage (Quarx rounds with hands passing over)",
-        description="Render the bundled demo video from our own renderer: the footage `serve --source demo` plays.",
+        help="render a scripted demo clip (Quarx rounds, a Diceline round or an Ubongo game, hands passing over)",
+        description="Render a bundled demo clip from our own renderer: the footage `serve --source demo` plays. "
+        "Diceline and Ubongo clips get a JSON sidecar (players, setup, the moves a person types and when) "
+        "and are then played through the live camera path to check that the camera reads every visible move.",
     )
-    footage.add_argument("--out", type=Path, default=Path("datasets/demo/quarx_rounds.mp4"), help="video file to write")
-    footage.add_argument("--seed", type=int, default=12, help="renderer seed (default 12: every reveal read by the camera)")
-    footage.add_argument("--rounds", type=int, default=4, help="Quarx rounds (default 4)")
+    footage.add_argument("--game", choices=sorted(DEMO_CLIPS), default="quarx", help="which game (default quarx)")
+    footage.add_argument("--out", type=Path, default=None,
+                         help="video file to write (default datasets/demo/" + ", ".join(f"{g}: {f}" for g, f in DEMO_CLIPS.items()) + ")")
+    footage.add_argument("--seed", type=int, default=None,
+                         help="script seed (defaults " + ", ".join(f"{g} {s}" for g, s in FOOTAGE_SEEDS.items())
+                         + ": every visible move read by the camera)")
+    footage.add_argument("--rounds", type=int, default=None, help="Quarx rounds (default 4) or Ubongo rolls (default 3)")
     footage.set_defaults(func=_footage)
 
     markers = sub.add_parser(

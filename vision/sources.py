@@ -101,14 +101,180 @@ class WebcamCapture:
         self.cap.release()
 
 
+VIDEO_SUFFIXES = {".mp4", ".avi", ".mkv", ".webm"}
+
+
+@dataclass(frozen=True)
+class DemoClip:
+    """One bundled clip: its video, its game and its sidecar (None: a plain clip, e.g. the Quarx rounds)."""
+
+    path: Path
+    game: str
+    sidecar: dict | None
+    frames: int
+
+    def info(self) -> dict:
+        """What the page lists: game, players (None: the page's own), frames, fps, seconds, size."""
+        car = self.sidecar or {}
+        fps = float(car.get("fps") or 8.0)
+        return {"game": self.game, "file": self.path.name, "players": car.get("players"), "frames": self.frames,
+                "fps": fps, "seconds": round(self.frames / fps, 1), "bytes": self.path.stat().st_size,
+                "sidecar": self.sidecar is not None}
+
+
+def demo_clips(folder: Path = DEMO_DIR) -> list[DemoClip]:
+    """The clips in `folder`: each video with the sidecar of the same name (.json), if any.
+
+    Without a sidecar the game is the file name up to its first '_' (quarx_rounds.mp4: quarx)."""
+    if not Path(folder).is_dir():
+        return []
+    clips = [demo_clip(p) for p in sorted(Path(folder).iterdir()) if p.suffix.lower() in VIDEO_SUFFIXES]
+    return [c for c in clips if c is not None]
+
+
+def demo_clip(path: Path) -> DemoClip | None:
+    """One video and its sidecar (same name, .json); None when the video has no frames."""
+    import json
+
+    meta = path.with_suffix(".json")
+    sidecar = json.loads(meta.read_text()) if meta.is_file() else None
+    game = (sidecar or {}).get("game") or path.stem.split("_")[0]
+    cap = cv2.VideoCapture(str(path))
+    frames = int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) if cap.isOpened() else 0
+    cap.release()
+    return DemoClip(path, game, sidecar, frames) if frames > 0 else None
+
+
+class DemoCapture:
+    """The bundled clips as one capture that can be steered.
+
+    Idle it plays every clip in turn, so the home page shows each game. `follow(game)` loops
+    one game's clip (a table of that game is being watched). `play(game)` starts that clip at
+    frame 0, plays it once in lockstep with the consumer (the next frame waits until `ack`
+    of the last one, up to `lockstep_wait` seconds), then goes back to playing in turn: the
+    demo driver then sees every frame whatever the machine's speed, so it plays the same on
+    a slow laptop as in the tests.
+    """
+
+    def __init__(self, clips: list[DemoClip], lockstep_wait: float = 3.0, remember: int = 16):
+        if not clips:
+            raise FileNotFoundError("no demo clips")
+        self.clips = list(clips)
+        self.lockstep_wait = lockstep_wait
+        self._cond = threading.Condition()
+        self._cap: cv2.VideoCapture | None = None
+        self._clip = 0
+        self._index = -1  # index of the last frame given out
+        self._mode = "cycle"  # cycle | loop | once
+        self._acked = -1
+        self._recent: list[tuple[np.ndarray, int, int]] = []  # (frame, clip, index) given out lately
+        self._remember = remember
+        self._closed = False
+        self._open(0)
+
+    # -- steering (any thread) ---------------------------------------------------------------
+    def clip_for(self, game: str) -> DemoClip | None:
+        """The clip of `game`, if bundled."""
+        return next((c for c in self.clips if c.game == game), None)
+
+    def play(self, game: str) -> DemoClip:
+        """Play `game`'s clip once from frame 0, in lockstep; afterwards every clip in turn again."""
+        return self._switch(game, "once", restart=True)
+
+    def follow(self, game: str) -> DemoClip | None:
+        """Loop `game`'s clip (kept where it is if it already plays); None when there is none."""
+        if self.clip_for(game) is None:
+            return None
+        return self._switch(game, "loop", restart=False)
+
+    def cycle(self) -> None:
+        """Back to every clip in turn (the current one plays on)."""
+        with self._cond:
+            self._mode = "cycle"
+            self._cond.notify_all()
+
+    def ack(self, clip: str, index: int) -> None:
+        """The consumer is done with frame `index` of `clip`: lockstep may give out the next."""
+        with self._cond:
+            if self.clips[self._clip].game == clip and index > self._acked:
+                self._acked = index
+                self._cond.notify_all()
+
+    def position(self) -> dict:
+        """Which clip plays, how (cycle | loop | once), the last frame index given out and the clip's length."""
+        with self._cond:
+            c = self.clips[self._clip]
+            return {"game": c.game, "mode": self._mode, "frame": self._index, "frames": c.frames}
+
+    def locate(self, frame: np.ndarray) -> tuple[str, int] | None:
+        """(game, frame index) of a frame this capture gave out lately (the very same array), else None."""
+        with self._cond:
+            for f, clip, index in reversed(self._recent):
+                if f is frame:
+                    return self.clips[clip].game, index
+        return None
+
+    def _switch(self, game: str, mode: str, restart: bool) -> DemoClip:
+        with self._cond:
+            k = next(i for i, c in enumerate(self.clips) if c.game == game)
+            if restart or k != self._clip:
+                self._open(k)
+            self._mode = mode
+            self._cond.notify_all()
+            return self.clips[k]
+
+    def _open(self, k: int) -> None:
+        if self._cap is not None:
+            self._cap.release()
+        self._cap = cv2.VideoCapture(str(self.clips[k].path))
+        if not self._cap.isOpened():
+            raise OSError(f"cannot open video {self.clips[k].path}")
+        self._clip, self._index, self._acked = k, -1, -1
+
+    # -- Capture (the reader thread) -----------------------------------------------------------
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        with self._cond:
+            if self._mode == "once" and self._index >= 0:
+                # Lockstep: the driver must have seen the last frame before the next one is shown.
+                self._cond.wait_for(lambda: self._acked >= self._index or self._mode != "once" or self._closed,
+                                    timeout=self.lockstep_wait)
+            ok, frame = self._cap.read()
+            if not ok:  # the clip ended: the next one (cycle), the same again (loop), or back to cycle (once)
+                nxt = (self._clip + 1) % len(self.clips) if self._mode == "cycle" else self._clip
+                if self._mode == "once":
+                    self._mode = "cycle"
+                    nxt = (self._clip + 1) % len(self.clips)
+                self._open(nxt)
+                ok, frame = self._cap.read()
+            if ok:
+                self._index += 1
+                self._recent = (self._recent + [(frame, self._clip, self._index)])[-self._remember:]
+            return ok, frame
+
+    def release(self) -> None:
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+            if self._cap is not None:
+                self._cap.release()
+                self._cap = None
+
+    def reopen(self) -> "DemoCapture":
+        """The same capture, opened again after a release (the reader reopens a lost source)."""
+        with self._cond:
+            if self._cap is None:
+                self._closed = False
+                self._open(self._clip)
+        return self
+
+
 def demo_capture() -> Capture:
-    """The bundled demo footage (a video or image folder in datasets/demo), or drawn frames."""
-    if DEMO_DIR.is_dir():
-        videos = sorted(p for p in DEMO_DIR.iterdir() if p.suffix.lower() in {".mp4", ".avi", ".mkv", ".webm"})
-        if videos:
-            return LoopingVideo(videos[0])
-        if any(p.suffix.lower() in IMAGE_SUFFIXES for p in DEMO_DIR.iterdir()):
-            return FolderCapture(DEMO_DIR)
+    """The bundled demo clips (datasets/demo), an image folder there, or drawn frames."""
+    clips = demo_clips(DEMO_DIR)
+    if clips:
+        return DemoCapture(clips)
+    if DEMO_DIR.is_dir() and any(p.suffix.lower() in IMAGE_SUFFIXES for p in DEMO_DIR.iterdir()):
+        return FolderCapture(DEMO_DIR)
     return PlaceholderDemo()
 
 
@@ -194,6 +360,7 @@ class FrameSource:
         self._cond = threading.Condition()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self.capture: Capture | None = None  # what the reader reads now (the demo driver steers a DemoCapture)
 
     def start(self) -> "FrameSource":
         self._thread = threading.Thread(target=self._run, name="frame-reader", daemon=True)
@@ -234,7 +401,7 @@ class FrameSource:
         while not self._stop.is_set():
             if cap is None:
                 try:
-                    cap = self._open()
+                    cap = self.capture = self._open()
                     self._set(state="live", detail="")
                     backoff = 0.25
                 except Exception as exc:  # any failure to open is reported and retried
