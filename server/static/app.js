@@ -60,6 +60,33 @@ async function showHome() {
     }
   });
   setupQuarxCheck();
+  setupDemo();
+}
+
+// With the demo as the camera, one button per bundled clip starts a table that plays it.
+const DEMO_TITLES = { diceline: "Diceline", ubongo: "Ubongo", quarx: "Quarx" };
+async function setupDemo() {
+  const { h } = window.TableSightDom;
+  let demo;
+  try { demo = await api("GET", "/api/demo"); } catch (err) { return; }
+  if (!demo.available || !demo.clips.length) return;
+  const box = $("#demo-clips");
+  box.innerHTML = "";
+  for (const clip of demo.clips) {
+    const title = DEMO_TITLES[clip.game] || clip.game;
+    const who = clip.players ? clip.players.join(", ") : "the players above (or Ann, Ben)";
+    const start = async () => {
+      const players = $("#players").value.split(",").map((s) => s.trim()).filter(Boolean);
+      const body = clip.players || !players.length ? {} : { players };
+      try {
+        const res = await api("POST", `/api/demo/${clip.game}`, body);
+        location.href = `/table/${res.table}`;
+      } catch (err) { showError($("#demo-error"), err); }
+    };
+    box.append(h("button", { type: "button", class: "demo-clip", "data-game": clip.game, onclick: start,
+      title: `${clip.seconds} s of footage, ${who}` }, `Watch the demo: ${title}`), " ");
+  }
+  $("#demo").hidden = false;
 }
 
 function setupQuarxCheck() {
@@ -179,7 +206,9 @@ function render(snap, tableApi) {
   snap.history.forEach((text, i) => {
     const li = document.createElement("li");
     li.textContent = text;
-    if ((snap.sources || [])[i] === "camera") li.classList.add("camera");
+    const source = (snap.sources || [])[i];
+    if (source === "camera") li.classList.add("camera");
+    if (source === "demo") { li.classList.add("demo"); li.title = "typed by the demo for the players: no camera can see this move, or the camera missed it"; }
     hist.append(li);
   });
   renderCamera(snap, tableApi);
