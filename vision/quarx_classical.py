@@ -40,26 +40,52 @@ def find_cards(frame: np.ndarray, min_area: float = 0.01) -> list[np.ndarray]:
     for c in contours:
         if cv2.contourArea(c) < min_area * h * w:
             continue
-        hull = cv2.convexHull(c)
-        approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
-        if len(approx) != 4:
-            continue
-        (rw, rh) = cv2.minAreaRect(approx)[1]
-        if min(rw, rh) == 0 or not 1.15 < max(rw, rh) / min(rw, rh) < 1.9:
-            continue
-        if cv2.contourArea(approx) < 0.85 * rw * rh:
-            continue
-        quads.append(approx.reshape(4, 2).astype(np.float32))
-    # An outline's inner and outer edge both qualify: keep the outer one of each card.
+        quad = card_quad(c)
+        if quad is not None:
+            quads.append(quad)
+    # An outline's inner and outer edge both qualify: keep the outer one of each card. But an
+    # outline round two or more smaller cards side by side (a row of number cards can look like
+    # one card) is the row's, not a card's: keep the cards.
+    quads = [q for q in quads if not _is_row_outline(q, quads)]
     cards: list[np.ndarray] = []
     for q in sorted(quads, key=lambda q: -cv2.contourArea(q)):
         cx, cy = q.mean(0)
         if all(cv2.pointPolygonTest(k.reshape(-1, 1, 2), (float(cx), float(cy)), False) < 0 for k in cards):
             cards.append(q)
-    return [_portrait_corners(q) for q in cards]
+    return [portrait_corners(q) for q in cards]
 
 
-def _portrait_corners(pts: np.ndarray) -> np.ndarray:
+def card_quad(contour: np.ndarray) -> np.ndarray | None:
+    """The four corners of a card-shaped outline (a rectangle 1.15-1.9 long), else None."""
+    hull = cv2.convexHull(contour)
+    approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
+    if len(approx) != 4:
+        return None
+    (rw, rh) = cv2.minAreaRect(approx)[1]
+    if min(rw, rh) == 0 or not 1.15 < max(rw, rh) / min(rw, rh) < 1.9:
+        return None
+    if cv2.contourArea(approx) < 0.85 * rw * rh:
+        return None
+    return approx.reshape(4, 2).astype(np.float32)
+
+
+def _inside(q: np.ndarray, pt) -> bool:
+    return cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(pt[0]), float(pt[1])), False) >= 0
+
+
+def _is_row_outline(q: np.ndarray, quads: list[np.ndarray]) -> bool:
+    """True when q holds two or more separate, much smaller quads: cards lying side by side."""
+    area = cv2.contourArea(q)
+    kids = [k for k in quads if 0.15 * area <= cv2.contourArea(k) <= 0.6 * area and _inside(q, k.mean(0))]
+    # Count separate cards, not the inner and outer edge of one.
+    separate: list[np.ndarray] = []
+    for k in sorted(kids, key=lambda k: -cv2.contourArea(k)):
+        if not any(_inside(o, k.mean(0)) for o in separate):
+            separate.append(k)
+    return len(separate) >= 2
+
+
+def portrait_corners(pts: np.ndarray) -> np.ndarray:
     """Order a rectangle's corners TL, TR, BR, BL with the long side vertical."""
     pts = pts[np.argsort(np.arctan2(pts[:, 1] - pts[:, 1].mean(), pts[:, 0] - pts[:, 0].mean()))]
     pts = np.roll(pts, -int(np.argmin(pts.sum(1))), axis=0)
@@ -84,12 +110,35 @@ def _is_ball(contour: np.ndarray) -> bool | None:
     return None if fill >= 0.8 else False  # a cube's outline fills at most ~0.78
 
 
+def _solidity(contour: np.ndarray) -> float:
+    return cv2.contourArea(contour) / max(1.0, cv2.contourArea(cv2.convexHull(contour)))
+
+
+# Every single printed shape (sphere, cube, cone, pyramid, cylinder, torus) has a convex outer
+# outline (measured 0.92-0.98 of its hull); two shapes that touch make a notched one (0.67-0.77).
+MERGED_SOLIDITY = 0.88
+# A notched blob too thin to hold a disc of this radius hides no sphere (the smallest is r=6):
+# a sliver of the card's edge or a torus opened at one side, not shapes that touch.
+MERGED_MIN_INSCRIBED = 5.5
+
+
+def _merged(blob: np.ndarray, contour: np.ndarray) -> bool:
+    """Shapes that touch: a notched outline thick enough to hold a sphere somewhere."""
+    if _solidity(contour) >= MERGED_SOLIDITY:
+        return False
+    return float(cv2.distanceTransform(blob, cv2.DIST_L2, 5).max()) >= MERGED_MIN_INSCRIBED
+
+
 def _balls_in_blob(blob: np.ndarray, contour: np.ndarray) -> int | None:
     """Spheres in one blob: one ball, or balls touching others that an erosion pulls apart.
 
-    None when a part is too close to call: better no count than a wrong one."""
+    None when a part is too close to call: better no count than a wrong one. A notched blob
+    is shapes that touch; it counts only when an erosion parts it into whole, convex shapes
+    that account for all of it (a sphere merged with a cube of its own colour was once
+    counted as one non-sphere, and a reveal applied wrong)."""
     verdict = _is_ball(contour)
-    if verdict is not False:
+    merged = _merged(blob, contour)
+    if verdict is not False and not merged:
         return None if verdict is None else 1
     for k in (2, 3, 4, 5, 6):
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
@@ -97,15 +146,23 @@ def _balls_in_blob(blob: np.ndarray, contour: np.ndarray) -> int | None:
         if len(parts) < 2:
             continue
         grown = []
+        cover = np.zeros_like(blob)
         for part in parts:
             one = np.zeros_like(blob)
             cv2.drawContours(one, [part], -1, 255, -1)
-            c, _ = cv2.findContours(cv2.dilate(one, disc), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            one = cv2.dilate(one, disc)
+            cover |= one
+            c, _ = cv2.findContours(one, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
             grown.append(c[0])
+        if merged:
+            # A small shape the erosion wiped out, or a part still made of two shapes: unsure.
+            lost = np.count_nonzero((blob > 0) & (cover == 0)) > 0.08 * np.count_nonzero(blob)
+            if lost or any(_solidity(c) < MERGED_SOLIDITY for c in grown):
+                return None
         # A ball touching another shape comes apart from it too; only the round parts count.
         verdicts = [_is_ball(c) for c in grown]
         return None if None in verdicts else sum(verdicts)
-    return 0
+    return None if merged else 0
 
 
 def count_spheres_on_card(card: np.ndarray, cuts: tuple[int, ...] = (60, 75, 95)) -> int | None:
@@ -139,13 +196,51 @@ def _count_at(diff: np.ndarray, cut: int) -> int | None:
     return n
 
 
-def count_quarx_classical(frame: np.ndarray) -> list[ClassicalCard]:
-    """Every card in the frame with the spheres on it."""
+@dataclass(frozen=True)
+class TableCards:
+    """The cards on the table sorted by kind: Quarx cards counted, number cards to read, and
+    outlines that are neither clearly (an unsure reading of both)."""
+
+    quarx: list[ClassicalCard]
+    numbers: list[np.ndarray]
+    unknown: list[np.ndarray]
+
+
+def _box(corners: np.ndarray) -> tuple[float, float, float, float]:
+    (x1, y1), (x2, y2) = corners.min(0), corners.max(0)
+    return float(x1), float(y1), float(x2), float(y2)
+
+
+def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
+    return _inside(a, b.mean(0)) or _inside(b, a.mean(0))
+
+
+def table_cards(frame: np.ndarray) -> TableCards:
+    """Every card in the frame, number cards set apart (their spheres are none of the count).
+
+    Number cards are found by their colour (vision.quarx_numbers); an outline found by its
+    edges where a number card lies is that card. Any other outline whose rim is coloured like
+    a number card's is a number card not found whole, so neither kind is sure."""
+    from vision.quarx_numbers import find_number_cards, kind_of, warp  # that module uses card_quad
+
     dst = np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]])
-    out = []
+    h, w = frame.shape[:2]
+    numbers = find_number_cards(frame)
+    quarx, unknown = [], []
     for corners in find_cards(frame):
+        if any(_overlaps(corners, n) for n in numbers):
+            continue
+        if kind_of(warp(frame, corners)) != "quarx":
+            unknown.append(corners)
+            continue
+        cut = bool((corners.min(0) < 3).any() or corners[:, 0].max() > w - 4 or corners[:, 1].max() > h - 4)
         top_down = cv2.warpPerspective(frame, cv2.getPerspectiveTransform(corners, dst), (CARD_W, CARD_H))
-        x1, y1 = corners.min(0)
-        x2, y2 = corners.max(0)
-        out.append(ClassicalCard(corners, (float(x1), float(y1), float(x2), float(y2)), count_spheres_on_card(top_down)))
-    return out
+        quarx.append(ClassicalCard(corners, _box(corners), None if cut else count_spheres_on_card(top_down)))
+    return TableCards(quarx, numbers, unknown)
+
+
+def count_quarx_classical(frame: np.ndarray) -> list[ClassicalCard]:
+    """Every Quarx card in the frame with the spheres on it; number cards are not counted, and
+    an outline that may be either is a card with no count (so the total is unsure)."""
+    cards = table_cards(frame)
+    return cards.quarx + [ClassicalCard(c, _box(c), None) for c in cards.unknown]

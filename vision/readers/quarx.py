@@ -1,25 +1,33 @@
-"""Quarx: the Quarx cards face up in the middle and the spheres on each.
+"""Quarx: the Quarx cards face up in the middle and the spheres on each; the players' number cards.
 
 The spheres are counted by plain OpenCV (vision.quarx_classical), which was measured better
 than the network on our footage; when unsure about any shape it reports no count at all, so
-the game waits (or a person types the reveal) rather than applying a wrong one.
+the game waits (or a person types the reveal) rather than applying a wrong one. The number
+cards (vision.quarx_numbers) are told apart by colour and never counted as Quarx cards; the
+same rule holds: any doubt about any of them and `laid` is None.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from vision.quarx_classical import count_quarx_classical
+from vision.quarx_classical import table_cards
+from vision.quarx_numbers import piles_of, read_number_card, stray_colour
 from vision.readers.base import Reading
 
 
 def read_quarx(frame: np.ndarray, detector=None) -> Reading:
-    """{"face_up": ascending sphere counts of the cards in view, or None when unsure}."""
+    """{"face_up": ascending sphere counts of the Quarx cards in view | None,
+    "laid": [[colour, "down" | [values, descending]], ...] by colour | None}; None = unsure."""
     from vision.detector import QuarxCard, QuarxCount, number_cards_for
 
-    cards = count_quarx_classical(frame)
-    counts = [c.spheres for c in cards]
-    sure = None not in counts
-    total = sum(counts) if sure else 0
-    drawn = QuarxCount(total, [QuarxCard(c.box, c.spheres if c.spheres is not None else -1) for c in cards],
+    cards = table_cards(frame)
+    counts = [c.spheres for c in cards.quarx]
+    face_up_sure = None not in counts and not cards.unknown
+    numbers = [read_number_card(frame, c) for c in cards.numbers]
+    outlines = [c.corners for c in cards.quarx] + cards.numbers + cards.unknown
+    laid = None if cards.unknown or stray_colour(frame, outlines) else piles_of(numbers)
+    total = sum(counts) if face_up_sure else 0
+    drawn = QuarxCount(total, [QuarxCard(c.box, c.spheres if c.spheres is not None else -1) for c in cards.quarx],
                        number_cards_for(total))
-    return Reading({"face_up": sorted(counts) if sure else None}, {"face_up": 1.0 if sure else 0.0}, drawn)
+    view = {"face_up": sorted(counts) if face_up_sure else None, "laid": laid}
+    return Reading(view, {"face_up": 1.0 if face_up_sure else 0.0, "laid": 0.0 if laid is None else 1.0}, drawn)

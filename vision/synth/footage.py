@@ -212,7 +212,7 @@ def _middle_layout(n: int, players: int) -> tuple[list[tuple[float, float]], flo
     rows = (n + cols - 1) // cols if n else 0
     centres = [(x0 + (x1 - x0) * (c + 0.5) / cols, y0 + (y1 - y0) * (r + 0.5) / rows)
                for r in range(rows) for c in range(cols)][:n]
-    return centres, (0.40 if players <= 2 else 0.34)
+    return centres, (0.50 if players <= 2 else 0.36)
 
 
 def _arm_between(img: np.ndarray, rng: np.random.Generator, base: np.ndarray, tip: np.ndarray) -> None:

@@ -3,7 +3,7 @@
 The rulebook says only "30 number cards (1, 2, 4, 8, 16 in six colors)"; the art is ours:
 - ASSUMPTION: the BACK of each number card is printed in its set's colour (with a white
   frame line and ring), so a face-down pile shows whose it is.
-- ASSUMPTION: the FACE is a light card with a band in the set's colour round its edge, the
+- ASSUMPTION: the FACE is a light card with a band in the set's colour along its edge, the
   value as a big numeral in that colour, a small one in a corner, and five pips in a row
   (16 8 4 2 1, left to right) of which the value's is filled.
 - ASSUMPTION: number cards are smaller than Quarx cards (160 x 232 against 240 x 340 art px).
@@ -19,8 +19,9 @@ from rules.quarx.components import NUMBER_CARDS, NUMBER_CARD_COLOURS
 from vision.synth.cards import FlatArt, rounded_alpha, table_homography
 
 CARD_W, CARD_H = 160, 232
-BAND = (6, 18)  # the face's coloured band: from 6 to 18 px inside the edge
+BAND = (0, 14)  # the face's coloured band: from the edge to 14 px inside it
 PAPER = (238, 240, 242)
+PIP_Y, PIP_STEP, PIP_R = CARD_H - 38, 25, 9  # the row of pips: 16 8 4 2 1 from left to right
 
 # ASSUMPTION: the printed set colours (BGR), saturated so that hue alone tells them apart
 # (red 0, orange 13, yellow 26, green 62, blue 107, purple 143 on OpenCV's 0-180 hue scale).
@@ -41,13 +42,13 @@ def face(value: int, colour: tuple[int, int, int], paper: tuple[int, int, int] =
     mid = sum(BAND) // 2
     cv2.rectangle(img, (mid, mid), (w - 1 - mid, h - 1 - mid), colour, BAND[1] - BAND[0])
     txt = str(value)
-    scale = 3.4 if len(txt) == 1 else 2.5
-    (tw, th), _ = cv2.getTextSize(txt, cv2.FONT_HERSHEY_DUPLEX, scale, 7)
-    cv2.putText(img, txt, ((w - tw) // 2, (h + th) // 2 - 6), cv2.FONT_HERSHEY_DUPLEX, scale, colour, 7, cv2.LINE_AA)
+    scale, thick = (4.4, 10) if len(txt) == 1 else (3.0, 9)  # as big as the card allows: read at ~60 px wide
+    (tw, th), _ = cv2.getTextSize(txt, cv2.FONT_HERSHEY_DUPLEX, scale, thick)
+    cv2.putText(img, txt, ((w - tw) // 2, (h + th) // 2 - 8), cv2.FONT_HERSHEY_DUPLEX, scale, colour, thick, cv2.LINE_AA)
     cv2.putText(img, txt, (26, 46), cv2.FONT_HERSHEY_DUPLEX, 0.8, colour, 2, cv2.LINE_AA)
     for i, v in enumerate(NUMBER_CARDS):
-        centre = (w // 2 + (i - 2) * 22, h - 40)
-        cv2.circle(img, centre, 7, colour, -1 if v == value else 2, cv2.LINE_AA)
+        centre = (w // 2 + (i - 2) * PIP_STEP, PIP_Y)
+        cv2.circle(img, centre, PIP_R, colour, -1 if v == value else 2, cv2.LINE_AA)
     return img
 
 
@@ -82,10 +83,10 @@ def row_homographies(seat: int, n: int, tilt: float, rng: np.random.Generator, w
                      crowded: bool = False) -> list[np.ndarray]:
     """Placements of n cards side by side in a row near the seat's edge, facing that player.
 
-    Rows keep 6+ px from the frame edge and gaps of 8+ px between cards, so every card shows
+    Rows keep 6+ px from the frame edge and gaps of 12+ px between cards, so every card shows
     a whole outline; `crowded` (3-4 players) keeps the rows off the corners."""
     cw, ch = CARD_W * SCALE, CARD_H * SCALE
-    gap = rng.uniform(8, 16)
+    gap = rng.uniform(12, 20)
     margin = rng.uniform(6, 12)
     if seat < 2:
         step = cw + gap
