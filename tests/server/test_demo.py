@@ -10,7 +10,14 @@ from fastapi.testclient import TestClient
 
 from server.app import create_app
 from server.demo_footage import Sidecar, rehearse, write_clip
-from vision.sources import DEMO_DIR, DemoCapture, FrameSource, demo_clip, demo_clips, parse_source
+from vision.sources import (
+    DEMO_DIR,
+    DemoCapture,
+    FrameSource,
+    demo_clip,
+    demo_clips,
+    parse_source,
+)
 
 
 def wait_until(cond, what: str):
