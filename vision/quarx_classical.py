@@ -117,19 +117,22 @@ def _solidity(contour: np.ndarray) -> float:
 # Every single printed shape (sphere, cube, cone, pyramid, cylinder, torus) has a convex outer
 # outline (measured 0.92-0.98 of its hull); two shapes that touch make a notched one (0.67-0.77).
 MERGED_SOLIDITY = 0.88
-# A notched blob too thin to hold a disc of this radius hides no sphere (the smallest is r=6):
+# A notched blob too thin to hold a disc of this radius hides no sphere (the smallest is r=7):
 # a sliver of the card's edge or a torus opened at one side, not shapes that touch.
-MERGED_MIN_INSCRIBED = 5.5
+MERGED_MIN_INSCRIBED = 6.0
 
 
-def _merged(blob: np.ndarray, contour: np.ndarray) -> bool:
-    """Shapes that touch: a notched outline thick enough to hold a sphere somewhere."""
-    if _solidity(contour) >= MERGED_SOLIDITY:
+def _merged(blob: np.ndarray, contour: np.ndarray, touches_edge: bool = False) -> bool:
+    """Shapes that touch: a notched outline thick enough to hold a sphere somewhere.
+
+    A blob at the edge of the card's inside is the table or the card's rim showing (spheres
+    keep 10 px from the edge): never merged shapes."""
+    if touches_edge or _solidity(contour) >= MERGED_SOLIDITY:
         return False
     return float(cv2.distanceTransform(blob, cv2.DIST_L2, 5).max()) >= MERGED_MIN_INSCRIBED
 
 
-def _balls_in_blob(blob: np.ndarray, contour: np.ndarray) -> int | None:
+def _balls_in_blob(blob: np.ndarray, contour: np.ndarray, touches_edge: bool = False) -> int | None:
     """Spheres in one blob: one ball, or balls touching others that an erosion pulls apart.
 
     None when a part is too close to call: better no count than a wrong one. A notched blob
@@ -137,7 +140,7 @@ def _balls_in_blob(blob: np.ndarray, contour: np.ndarray) -> int | None:
     that account for all of it (a sphere merged with a cube of its own colour was once
     counted as one non-sphere, and a reveal applied wrong)."""
     verdict = _is_ball(contour)
-    merged = _merged(blob, contour)
+    merged = _merged(blob, contour, touches_edge)
     if verdict is not False and not merged:
         return None if verdict is None else 1
     for k in (2, 3, 4, 5, 6):
@@ -189,7 +192,7 @@ def _count_at(diff: np.ndarray, cut: int) -> int | None:
             continue
         blob = np.zeros((h + 16, w + 16), np.uint8)
         cv2.drawContours(blob, [c - [x - 8, y - 8]], -1, 255, -1)
-        found = _balls_in_blob(blob, c)
+        found = _balls_in_blob(blob, c, x == 0 or y == 0 or x + w >= diff.shape[1] or y + h >= diff.shape[0])
         if found is None:
             return None
         n += found
