@@ -203,9 +203,17 @@ class DemoDriver:
                 return
             cap = self._capture()
             if isinstance(cap, DemoCapture):
+                # The camera asks which move it saw: the table waits for the click, as a real one would.
+                cap.hold(self._asking(run))
                 cap.ack(run.game, index)
             if index >= run.frames - 1:
                 self.finish()
+
+    def _asking(self, run: DemoRun) -> bool:
+        try:
+            return bool(self.service.snapshot(run.table_id)["candidates"])
+        except TableNotFound:
+            return False
 
     def finish(self) -> None:
         """The clip has ended: type what is still missing, stop watching the table, play all clips again."""

@@ -156,8 +156,11 @@ class TableService:
     def set_candidates(self, table_id: str, candidates: list[list[str]], reason: str) -> None:
         """Moves the camera could not choose between, for one click on the page."""
         t = self.table(table_id)
+        new = [list(c) for c in candidates]
         with t.lock:
-            t.candidates, t.candidates_reason = [list(c) for c in candidates], reason
+            if (t.candidates, t.candidates_reason) == (new, reason):
+                return  # the camera asks again every frame: the page need not redraw
+            t.candidates, t.candidates_reason = new, reason
         self._notify(table_id)
 
     def choose(self, table_id: str, index: int) -> dict:

@@ -156,7 +156,7 @@ class DemoCapture:
     a slow laptop as in the tests.
     """
 
-    def __init__(self, clips: list[DemoClip], lockstep_wait: float = 3.0, remember: int = 16):
+    def __init__(self, clips: list[DemoClip], lockstep_wait: float = 3.0, remember: int = 16, max_hold: float = 60.0):
         if not clips:
             raise FileNotFoundError("no demo clips")
         self.clips = list(clips)
@@ -170,6 +170,8 @@ class DemoCapture:
         self._recent: list[tuple[np.ndarray, int, int]] = []  # (frame, clip, index) given out lately
         self._remember = remember
         self._closed = False
+        self.max_hold = max_hold
+        self._hold_until = 0.0  # while the clip plays once: show its last frame again until then
         self._open(0)
 
     # -- steering (any thread) ---------------------------------------------------------------
@@ -200,6 +202,15 @@ class DemoCapture:
                 self._acked = index
                 self._cond.notify_all()
 
+    def hold(self, on: bool) -> None:
+        """Keep showing the current frame (the table waits for a person's click), at most `max_hold` s."""
+        with self._cond:
+            if not on:
+                self._hold_until = 0.0
+            elif self._hold_until == 0.0:
+                self._hold_until = time.monotonic() + self.max_hold
+            self._cond.notify_all()
+
     def position(self) -> dict:
         """Which clip plays, how (cycle | loop | once), the last frame index given out and the clip's length."""
         with self._cond:
@@ -229,7 +240,7 @@ class DemoCapture:
         self._cap = cv2.VideoCapture(str(self.clips[k].path))
         if not self._cap.isOpened():
             raise OSError(f"cannot open video {self.clips[k].path}")
-        self._clip, self._index, self._acked = k, -1, -1
+        self._clip, self._index, self._acked, self._hold_until = k, -1, -1, 0.0
 
     # -- Capture (the reader thread) -----------------------------------------------------------
     def read(self) -> tuple[bool, np.ndarray | None]:
@@ -238,6 +249,8 @@ class DemoCapture:
                 # Lockstep: the driver must have seen the last frame before the next one is shown.
                 self._cond.wait_for(lambda: self._acked >= self._index or self._mode != "once" or self._closed,
                                     timeout=self.lockstep_wait)
+                if self._mode == "once" and time.monotonic() < self._hold_until and self._recent:
+                    return True, self._recent[-1][0]  # the same frame object: `locate` still knows it
             ok, frame = self._cap.read()
             if not ok:  # the clip ended: the next one (cycle), the same again (loop), or back to cycle (once)
                 nxt = (self._clip + 1) % len(self.clips) if self._mode == "cycle" else self._clip
