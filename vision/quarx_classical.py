@@ -122,12 +122,26 @@ MERGED_SOLIDITY = 0.88
 MERGED_MIN_INSCRIBED = 6.0
 
 
+def _notches(contour: np.ndarray, depth: float = 2.5) -> int:
+    """Dents in the outline deeper than `depth` px: two shapes overlapping make a waist (two)."""
+    if len(contour) < 5:
+        return 0
+    hull = cv2.convexHull(contour, returnPoints=False)
+    try:
+        defects = cv2.convexityDefects(contour, hull)
+    except cv2.error:  # a self-touching outline: no defects to tell
+        return 0
+    return 0 if defects is None else int((defects.reshape(-1, 4)[:, 3] / 256.0 >= depth).sum())
+
+
 def _merged(blob: np.ndarray, contour: np.ndarray, touches_edge: bool = False) -> bool:
     """Shapes that touch: a notched outline thick enough to hold a sphere somewhere.
 
     A blob at the edge of the card's inside is the table or the card's rim showing (spheres
     keep 10 px from the edge): never merged shapes."""
-    if touches_edge or _solidity(contour) >= MERGED_SOLIDITY:
+    if touches_edge:
+        return False
+    if _solidity(contour) >= MERGED_SOLIDITY and _notches(contour) < 2:
         return False
     return float(cv2.distanceTransform(blob, cv2.DIST_L2, 5).max()) >= MERGED_MIN_INSCRIBED
 

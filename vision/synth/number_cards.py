@@ -83,11 +83,11 @@ def row_homographies(seat: int, n: int, tilt: float, rng: np.random.Generator, w
                      crowded: bool = False) -> list[np.ndarray]:
     """Placements of n cards side by side in a row near the seat's edge, facing that player.
 
-    Rows keep 6+ px from the frame edge and gaps of 12+ px between cards, so every card shows
+    Rows keep 18+ px from the frame edge and gaps of 12+ px between cards, so every card shows
     a whole outline; `crowded` (3-4 players) keeps the rows off the corners."""
     cw, ch = CARD_W * SCALE, CARD_H * SCALE
     gap = rng.uniform(12, 20)
-    margin = rng.uniform(6, 12)
+    margin = rng.uniform(18, 26)  # off the frame edge: a new pile touching it looks like an arm reaching in
     if seat < 2:
         step = cw + gap
         spread = max(0.0, min(50.0 if crowded else 140.0, (w - 16 - n * step) / 2))
