@@ -238,7 +238,11 @@ def table_cards(frame: np.ndarray) -> TableCards:
     Number cards are found by their colour (vision.quarx_numbers); an outline found by its
     edges where a number card lies is that card. Any other outline whose rim is coloured like
     a number card's is a number card not found whole, so neither kind is sure."""
-    from vision.quarx_numbers import find_number_cards, kind_of, warp  # that module uses card_quad
+    from vision.quarx_numbers import (  # that module uses card_quad
+        find_number_cards,
+        kind_of,
+        warp,
+    )
 
     dst = np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]])
     h, w = frame.shape[:2]

@@ -16,7 +16,15 @@ import cv2
 import numpy as np
 
 from rules.quarx.components import NUMBER_CARDS
-from vision.synth.number_cards import CARD_H, CARD_W, PIP_STEP, PIP_Y, SET_COLOURS, back, face
+from vision.synth.number_cards import (
+    CARD_H,
+    CARD_W,
+    PIP_STEP,
+    PIP_Y,
+    SET_COLOURS,
+    back,
+    face,
+)
 
 NW, NH = 64, 92  # a card warped top-down (portrait) for reading
 RIM = (2, 5)  # the rim band sampled, px inside the warped card's edge (the face's band is 0-5.6)
@@ -119,11 +127,13 @@ def _pips(seen: np.ndarray) -> int | None:
     y0 = PIP_Y * NH / CARD_H
     xs = [(CARD_W / 2 + (i - 2) * PIP_STEP) * NW / CARD_W for i in range(5)]
     best_fills: list[float] = []
+    best_gap = -1.0
     for dy in range(-3, 4):
         for dx in (-1, 0, 1):
-            fills = sorted(float(blurred[int(round(y0 + dy)), int(round(x + dx))]) for x in xs)
-            if not best_fills or fills[-1] - fills[-2] > sorted(best_fills)[-1] - sorted(best_fills)[-2]:
-                best_fills = [float(blurred[int(round(y0 + dy)), int(round(x + dx))]) for x in xs]
+            fills = [float(blurred[round(y0 + dy), round(x + dx)]) for x in xs]
+            top2 = sorted(fills)[-2:]
+            if top2[1] - top2[0] > best_gap:
+                best_fills, best_gap = fills, top2[1] - top2[0]
     top = int(np.argmax(best_fills))
     others = max(f for i, f in enumerate(best_fills) if i != top)
     return NUMBER_CARDS[top] if best_fills[top] >= 0.6 and others <= 0.35 else None

@@ -1,8 +1,15 @@
-"""The number cards that make a Quarx total."""
+"""The number cards that make a Quarx total, and the camera reading the players' number cards."""
 import cv2
+import numpy as np
 import pytest
 
+from rules.quarx.components import NUMBER_CARD_COLOURS
 from vision.detector import QuarxCard, QuarxCount, number_cards_for
+from vision.quarx_classical import count_spheres_on_card
+from vision.readers.quarx import read_quarx
+from vision.synth import cards, number_cards, shapes, textures
+from vision.synth.footage import H, W, quarx_script
+from vision.synth.quarx_accuracy import measure
 
 
 @pytest.mark.parametrize("total,cards", [(0, []), (1, [1]), (23, [16, 4, 2, 1]), (31, [16, 8, 4, 2, 1]),
@@ -18,15 +25,6 @@ def test_count_json_and_sentence():
 
 
 # --- The camera reads the players' number cards (vision.quarx_numbers via the Quarx reader) ---
-
-import numpy as np  # noqa: E402
-
-from rules.quarx.components import NUMBER_CARD_COLOURS  # noqa: E402
-from vision.quarx_classical import count_spheres_on_card  # noqa: E402
-from vision.readers.quarx import read_quarx  # noqa: E402
-from vision.synth import cards, number_cards, shapes, textures  # noqa: E402
-from vision.synth.footage import H, W, quarx_script  # noqa: E402
-from vision.synth.quarx_accuracy import measure  # noqa: E402
 
 TILT = np.radians(20)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from rules.quarx.components import NUMBER_CARDS, NUMBER_CARD_COLOURS
+from rules.quarx.components import NUMBER_CARD_COLOURS, NUMBER_CARDS
 from vision.synth.cards import FlatArt, rounded_alpha, table_homography
 
 CARD_W, CARD_H = 160, 232

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from vision.readers.quarx import read_quarx
 from vision.synth.footage import QuarxScript, Shot, quarx_script, render_quarx_footage
 
@@ -46,7 +44,7 @@ class QuarxAccuracy:
     tallies: dict[str, Tally] = field(default_factory=lambda: {e: Tally() for e in ELEMENTS})
     wrongs: list[str] = field(default_factory=list)
 
-    def add(self, other: "QuarxAccuracy") -> None:
+    def add(self, other: QuarxAccuracy) -> None:
         for e, t in other.tallies.items():
             mine = self.tallies[e]
             mine.right, mine.wrong, mine.unsure = mine.right + t.right, mine.wrong + t.wrong, mine.unsure + t.unsure
@@ -57,7 +55,7 @@ def score_view(acc: QuarxAccuracy, shot: Shot, view: dict, where: str) -> None:
     """Tally one reading of a held shot against the shot's truth."""
     truth, laid = shot.laid, view.get("laid")
     acc.tallies["laid"].add(None if laid is None else laid == truth)
-    read = dict((c, v) for c, v in laid) if laid is not None else {}
+    read = {c: v for c, v in laid} if laid is not None else {}
     for colour, value in truth:
         if laid is None:
             for e in ("colour", "side") + (("values",) if value != "down" else ()):
