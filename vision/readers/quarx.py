@@ -22,10 +22,11 @@ def read_quarx(frame: np.ndarray, detector=None) -> Reading:
 
     cards = table_cards(frame)
     counts = [c.spheres for c in cards.quarx]
-    face_up_sure = None not in counts and not cards.unknown
+    # Strong colour outside every card found: a card (of either kind) not found whole.
+    stray = stray_colour(frame, [c.corners for c in cards.quarx] + cards.numbers + cards.unknown)
+    face_up_sure = None not in counts and not cards.unknown and not stray
     numbers = [read_number_card(frame, c) for c in cards.numbers]
-    outlines = [c.corners for c in cards.quarx] + cards.numbers + cards.unknown
-    laid = None if cards.unknown or stray_colour(frame, outlines) else piles_of(numbers)
+    laid = None if cards.unknown or stray else piles_of(numbers)
     total = sum(counts) if face_up_sure else 0
     drawn = QuarxCount(total, [QuarxCard(c.box, c.spheres if c.spheres is not None else -1) for c in cards.quarx],
                        number_cards_for(total))
