@@ -43,16 +43,18 @@ def _footage(args: argparse.Namespace) -> int:
     seed = FOOTAGE_SEEDS[game] if args.seed is None else args.seed
     out = args.out or Path("datasets/demo") / DEMO_CLIPS[game]
     out.parent.mkdir(parents=True, exist_ok=True)
+    from server.demo_footage import (
+        diceline_clip,
+        quarx_clip,
+        rehearse,
+        ubongo_clip,
+        write_clip,
+    )
+
     if game == "quarx":
-        from vision.synth.footage import quarx_script, render_quarx_footage, write_video
-
-        script = quarx_script(seed, rounds=args.rounds or 4)
-        write_video(render_quarx_footage(script, seed), str(out))
-        print(f"{out}: {sum(s.frames for s in script.shots)} frames; reveals {script.reveals}")
-        return 0
-    from server.demo_footage import diceline_clip, rehearse, ubongo_clip, write_clip
-
-    frames, car = diceline_clip(seed) if game == "diceline" else ubongo_clip(seed, rounds=args.rounds or 3)
+        frames, car = quarx_clip(seed, rounds=args.rounds or 3)
+    else:
+        frames, car = diceline_clip(seed) if game == "diceline" else ubongo_clip(seed, rounds=args.rounds or 3)
     write_clip(frames, car, out)
     print(f"{out}: {car.frames} frames {car.size[0]}x{car.size[1]}, {out.stat().st_size / 1e6:.1f} MB; "
           f"{len(car.moves)} moves, {len(car.typed)} typed by the demo; sidecar {out.with_suffix('.json')}")
@@ -92,7 +94,7 @@ def _handsfree_eval(args: argparse.Namespace) -> int:
 
     totals = {"expected": 0, "recognised": 0, "wrong": 0, "clicks": 0, "typed": 0, "exact": 0}
     for seed in range(1, args.seeds + 1):
-        r = run_quarx(seed, rounds=args.rounds)
+        r = run_quarx(seed, rounds=args.rounds, together_every=args.together_every)
         totals["expected"] += len(r.expected)
         totals["recognised"] += r.recognised
         totals["wrong"] += r.wrong
@@ -162,11 +164,14 @@ def build_parser() -> argparse.ArgumentParser:
     hf = sub.add_parser(
         "handsfree-eval",
         help="measure hands-free play on scripted footage: moves recognised, wrong moves, clicks",
-        description="Run scripted Quarx games (rendered frames with hands and noise) through the whole "
-        "camera path and report how many moves the camera found, invented, or needed a click for.",
+        description="Run scripted Quarx games (rendered frames with hands and noise: the reveal, number cards "
+        "laid face down in finishing order, turned over) through the whole camera path and report how many "
+        "moves the camera found, invented, or needed a click for.",
     )
     hf.add_argument("--seeds", type=int, default=10, help="number of scripted games (seeds 1..N)")
     hf.add_argument("--rounds", type=int, default=3, help="rounds per game")
+    hf.add_argument("--together-every", type=int, default=2,
+                    help="every Nth round two players lay their number cards at once, so the camera must ask (0: never)")
     hf.set_defaults(func=_handsfree_eval)
 
     fb = sub.add_parser(

@@ -11,9 +11,9 @@ demo, as a person at the table would type it.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Iterable
 
 import cv2
 import numpy as np
@@ -42,7 +42,7 @@ class Sidecar:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict) -> "Sidecar":
+    def from_json(cls, data: dict) -> Sidecar:
         """A sidecar from its JSON; unknown keys are ignored, missing ones take defaults."""
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
         return cls(**known)
@@ -157,6 +157,24 @@ def ubongo_clip(seed: int, players: list[str] | None = None, rounds: int = 3, ho
     return _compressible(footage.frames, 640, smooth), car
 
 
+# -- Quarx -----------------------------------------------------------------------------------
+def quarx_clip(seed: int, rounds: int = 3, players: list[str] | None = None, together_every: int = 2
+               ) -> tuple[Iterable[np.ndarray], Sidecar]:
+    """Seeded Quarx rounds with number cards: every move shows on the table, so nothing is typed.
+
+    Every `together_every`-th round two piles go down under one arm pass: the camera cannot
+    tell who was first and asks (the demo holds the footage until someone clicks)."""
+    from vision.synth.footage import quarx_script, render_quarx_footage
+
+    players = list(players or ["Ann", "Ben"])
+    script = quarx_script(seed, players=len(players), rounds=rounds, names=players, number_cards=True,
+                          together_every=together_every)
+    car = Sidecar("quarx", players, seed, moves=script.moves)
+    for shot, end in zip(script.shots, _shot_ends([s.frames for s in script.shots])):
+        car.shown_by += [end] * len(shot.moves)
+    return render_quarx_footage(script, seed), car
+
+
 # -- checking a clip -------------------------------------------------------------------------
 @dataclass
 class Rehearsal:
@@ -171,6 +189,7 @@ class Rehearsal:
     missed: list[str]
     wrong: list[str]
     scores_by_camera: list[str]  # camera moves after which a score changed
+    clicked: list[list[str]] = field(default_factory=list)  # camera candidates a person picked
 
     @property
     def camera(self) -> list[str]:
@@ -204,6 +223,8 @@ def rehearse(video: Path, required: int = 5, players: list[str] | None = None) -
         tid = driver.start(clip.game, players)
         annotate = driver.wrap(watcher.process)
         scoring: list[str] = []
+        clicked: list[list[str]] = []
+        car = clip.sidecar or {}
         for _ in range(clip.frames + 2):
             if driver.run is None:
                 break
@@ -212,14 +233,29 @@ def rehearse(video: Path, required: int = 5, players: list[str] | None = None) -
             if not ok:
                 break
             annotate(frame)
+            clicked += _click_true_candidate(svc, tid, car)
             after = svc.snapshot(tid)
             new = list(zip(after["history"], after["sources"]))[len(before["history"]):]
             if after["scores"] != before["scores"] and any(s == "camera" for _, s in new):
                 scoring += [m for m, s in new if s == "camera"]
         driver.finish()
         snap = svc.snapshot(tid)
+        svc_history = list(svc.match(tid).moves)  # the full log (the shared snapshot may hide answers)
         run = driver.last
         store.close()
-    car = clip.sidecar or {}
-    return Rehearsal(clip.game, clip.frames, list(car.get("setup", [])) + list(car.get("moves", [])), snap["history"],
-                     snap["sources"], run.typed, run.missed, run.wrong, scoring)
+    return Rehearsal(clip.game, clip.frames, list(car.get("setup", [])) + list(car.get("moves", [])),
+                     svc_history, snap["sources"], run.typed, run.missed, run.wrong, scoring, clicked)
+
+
+def _click_true_candidate(svc, tid: str, car: dict) -> list[list[str]]:
+    """A person at the table answers the camera's question with what happened (one click)."""
+    snap = svc.snapshot(tid)
+    if not snap["candidates"]:
+        return []
+    script = list(car.get("setup", [])) + list(car.get("moves", []))
+    done = len(svc.match(tid).moves)
+    for i, cand in enumerate(snap["candidates"]):
+        if script[done:done + len(cand)] == cand:
+            svc.choose(tid, i)
+            return [cand]
+    return []

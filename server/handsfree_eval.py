@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from rules.quarx.scoring import cards_for
+from rules.core import Match
+from rules.registry import engine_for
 from server.service import TableService
 from server.store import EventStore
 from server.watcher import TableWatcher
@@ -32,6 +33,7 @@ class HandsFreeRun:
 
     @property
     def recognised(self) -> int:
+        """Camera moves that are script moves (a clicked candidate counts: the camera found it)."""
         return sum(1 for m in self.camera_moves if m in self.expected)
 
     @property
@@ -46,57 +48,82 @@ class HandsFreeRun:
 
 @dataclass
 class HandsFreeResult(HandsFreeRun):
-    """A Quarx run: reveals the camera missed are typed by a person."""
+    """A Quarx run: moves the camera missed are typed by a person; `wrong` lists invented ones."""
 
     typed: int = 0
+    invented: list[str] = field(default_factory=list)  # log entries that differ from the script
+
+    @property
+    def wrong(self) -> int:
+        return len(self.invented)
 
 
-def run_quarx(seed: int, detector_loader: Callable[[], object] | None = None, rounds: int = 3, required: int = 5) -> HandsFreeResult:
-    """Play a scripted 2-player Quarx game in front of the camera; players answer by hand.
+def run_quarx(seed: int, detector_loader: Callable[[], object] | None = None, rounds: int = 3, required: int = 5,
+              together_every: int = 0) -> HandsFreeResult:
+    """Play a scripted 2-player Quarx game in front of the camera, number cards and all.
 
-    After each round's cards have lain there, the players answer (Ann right, Ben passes); if
-    the camera has not played the reveal by then, a person types it, as at a real table.
+    The footage shows every move: the reveal, each pile laid face down in finishing order, the
+    turn over. A question from the camera (two piles laid at once) gets one click on the true
+    candidate. A move the camera has not made once its shot has passed is typed by a person.
     """
     from vision.readers import READERS
 
-    script = quarx_script(seed, players=len(PLAYERS), rounds=rounds)
+    script = quarx_script(seed, players=len(PLAYERS), rounds=rounds, names=PLAYERS, number_cards=True,
+                          together_every=together_every)
     frames = iter(render_quarx_footage(script, seed))
-    truth = list(script.reveals)
-    result = HandsFreeResult(seed, [f"reveal {' '.join(map(str, r))}" for r in truth])
-    result.expected_scores = {"Ann": 2 * len(truth), "Ben": 0}
+    result = HandsFreeResult(seed, script.moves)
+    truth = Match(engine_for("quarx"), PLAYERS, seed=seed)
+    for text in script.moves:
+        truth.play(text)
+    result.expected_scores = dict(truth.engine.scores(truth.state))
     with tempfile.TemporaryDirectory() as tmp:
         store = EventStore(Path(tmp) / "events.sqlite")
         svc = TableService(store)
         tid = svc.create("quarx", PLAYERS, seed=seed)
         watcher = TableWatcher(svc, detector_loader, READERS, required=required)
         watcher.watch(tid)
-        answered = 0
+        upto = 0  # script moves the table has shown so far
         for shot in script.shots:
+            upto += len(shot.moves)
             for _ in range(shot.frames):
                 watcher.process(next(frames))
-                _click_if_asked(svc, tid, result, result.expected[answered] if answered < len(truth) else None)
-            if shot.face_up and not shot.hand:  # the round's cards have lain there: players answer
-                if svc.snapshot(tid)["chance"]:
-                    svc.play(tid, result.expected[answered], source="page")
-                    result.typed += 1
-                svc.play(tid, "Ann " + "+".join(map(str, cards_for(sum(truth[answered])))), source="page")
-                svc.play(tid, "Ben passes", source="page")
-                answered += 1
+                _click_if_asked(svc, tid, result)
+                if _invented(svc, tid, result):
+                    break
+            if result.invented:
+                break
+            if shot.hand:
+                continue
+            done = len(svc.match(tid).moves)
+            for text in script.moves[done:upto]:  # the camera missed it: a person types it
+                svc.play(tid, text, source="page")
+                result.typed += 1
         snap = svc.snapshot(tid)
-        result.camera_moves = [m for m, s in zip(snap["history"], snap["sources"]) if s == "camera"]
+        result.camera_moves = [m for m, s in zip(svc.match(tid).moves, snap["sources"]) if s == "camera"]
         result.scores = snap["scores"]
         store.close()
     return result
 
 
-def _click_if_asked(svc: TableService, tid: str, result: HandsFreeResult, want: str | None) -> None:
-    """A person clicks the true move if the camera offers it among candidates, else dismisses them."""
-    cands = svc.snapshot(tid)["candidates"]
-    if not cands:
+def _invented(svc: TableService, tid: str, result: HandsFreeResult) -> bool:
+    """True (and the differing entries kept) when the log has left the script."""
+    log = svc.match(tid).moves  # the full log: the shared snapshot hides answers while a round is open
+    script = result.expected
+    if log == script[:len(log)]:
+        return False
+    result.invented = [m for i, m in enumerate(log) if i >= len(script) or script[i] != m]
+    return True
+
+
+def _click_if_asked(svc: TableService, tid: str, result: HandsFreeResult) -> None:
+    """A person clicks the candidate that is what happened, else dismisses them all."""
+    snap = svc.snapshot(tid)
+    if not snap["candidates"]:
         return
     result.clicks += 1
-    flat = [c[0] for c in cands]
-    if want in flat:
-        svc.choose(tid, flat.index(want))
-    else:
-        svc.set_candidates(tid, [], "")
+    done = len(svc.match(tid).moves)
+    for i, cand in enumerate(snap["candidates"]):
+        if result.expected[done:done + len(cand)] == cand:
+            svc.choose(tid, i)
+            return
+    svc.set_candidates(tid, [], "")

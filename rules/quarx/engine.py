@@ -8,10 +8,22 @@ from typing import Any
 
 from rules.core.engine import Engine
 from rules.core.errors import IllegalMove
-from rules.quarx.components import MAX_SPHERES_PER_CARD, NUMBER_CARDS, QUARX_CARDS, SPHERES_ON_CARDS, cards_per_player
+from rules.quarx.components import (
+    MAX_SPHERES_PER_CARD,
+    NUMBER_CARDS,
+    QUARX_CARDS,
+    SPHERES_ON_CARDS,
+    cards_per_player,
+)
 from rules.quarx.moves import Answer, Lay, Move, Pass, Reveal, TurnOver, parse
 from rules.quarx.scoring import award, cards_for, judge
-from rules.quarx.table_view import colour_of, explain_view, expected_view, reveal_from_view, turn_over_from_view
+from rules.quarx.table_view import (
+    colour_of,
+    expected_view,
+    explain_view,
+    reveal_from_view,
+    turn_over_from_view,
+)
 
 # TURN: everyone has laid, and some cards were laid unseen (Lay): they are turned over next.
 REVEAL, ANSWER, TURN, OVER = "reveal", "answer", "turn", "over"

@@ -28,17 +28,17 @@ DOWN = "down"
 MAX_NEW_PILES = 3  # more piles at once than this: too many orders to offer, a person types them
 
 
-def colour_of(state: "QuarxState", player: str) -> str:
+def colour_of(state: QuarxState, player: str) -> str:
     """The colour of `player`'s number cards: seat order through the six sets."""
     return NUMBER_CARD_COLOURS[state.players.index(player)]
 
 
-def _laid(state: "QuarxState", shown: dict[str, list[int] | None]) -> list:
+def _laid(state: QuarxState, shown: dict[str, list[int] | None]) -> list:
     """The laid entries for {player: cards face up, or None for a face-down pile}."""
     return sorted([colour_of(state, p), DOWN if cards is None else sorted(cards, reverse=True)] for p, cards in shown.items())
 
 
-def expected_view(state: "QuarxState") -> dict:
+def expected_view(state: QuarxState) -> dict:
     """The table in `state`."""
     if state.phase in ("answer", "turn"):
         face_up = sorted(state.revealed) if state.revealed else None
@@ -56,7 +56,7 @@ def _passed(answer: dict) -> bool:
     return answer["cards"] is None and not answer.get("unseen")
 
 
-def reveal_from_view(state: "QuarxState", observed: dict, cards_to_turn: int) -> list[Reveal]:
+def reveal_from_view(state: QuarxState, observed: dict, cards_to_turn: int) -> list[Reveal]:
     """A reveal, when the camera sees a new round's cards face up in the middle."""
     seen = observed.get("face_up")
     if state.phase != "reveal" or not seen or len(seen) != cards_to_turn:
@@ -67,7 +67,7 @@ def reveal_from_view(state: "QuarxState", observed: dict, cards_to_turn: int) ->
     return [Reveal(tuple(sorted(seen)))]
 
 
-def turn_over_from_view(state: "QuarxState", observed: dict, unseen: list[str]) -> list[TurnOver]:
+def turn_over_from_view(state: QuarxState, observed: dict, unseen: list[str]) -> list[TurnOver]:
     """The turn over, when every laid pile lies face up and the typed answers read as typed."""
     seen = observed.get("laid")
     if state.phase != "turn" or not seen:
@@ -93,7 +93,7 @@ def _valid_cards(cards) -> bool:
     return isinstance(cards, list) and bool(cards) and len(set(cards)) == len(cards) and all(c in NUMBER_CARDS for c in cards)
 
 
-def explain_view(engine: "QuarxEngine", state: "QuarxState", observed: dict) -> list[list]:
+def explain_view(engine: QuarxEngine, state: QuarxState, observed: dict) -> list[list]:
     """Move sequences from `state` to the observed table (see the module doc)."""
     if state.phase == "reveal":
         found = []
@@ -112,7 +112,7 @@ def explain_view(engine: "QuarxEngine", state: "QuarxState", observed: dict) -> 
     return []
 
 
-def _explain_piles(engine: "QuarxEngine", state: "QuarxState", observed: dict) -> list[list]:
+def _explain_piles(engine: QuarxEngine, state: QuarxState, observed: dict) -> list[list]:
     """New piles, in every finishing order the camera cannot rule out; then a turn over if all lie face up."""
     seen = observed.get("laid")
     if seen is None or state.phase != "answer":
