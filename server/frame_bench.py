@@ -39,7 +39,8 @@ def footage(game: str, seed: int, n: int) -> tuple[list[str], list[np.ndarray], 
     if game == "quarx":
         from vision.synth.footage import quarx_script, render_quarx_footage
 
-        return ["Ann", "Ben"], render_quarx_footage(quarx_script(seed, rounds=2), seed)[:n], None
+        script = quarx_script(seed, rounds=2, names=["Ann", "Ben"], number_cards=True)
+        return ["Ann", "Ben"], render_quarx_footage(script, seed)[:n], None
     if game == "ubongo":
         from vision.synth.footage_ubongo import render_ubongo_footage, ubongo_script
 
