@@ -7,6 +7,10 @@ Each value marked ASSUMPTION is a guess a person holding the real game can corre
 QUARX_CARDS = 30
 NUMBER_CARDS = (16, 8, 4, 2, 1)
 NUMBER_CARD_COLOURS = ("red", "orange", "yellow", "green", "blue", "purple")  # ASSUMPTION: names of the six colours
+# ASSUMPTION: player i in seating order plays the set NUMBER_CARD_COLOURS[i] (the page shows
+# who has which), and a number card's BACK is printed in its set's colour, so a face-down
+# pile shows whose it is. The book says only "30 number cards (1, 2, 4, 8, 16 in six colors)";
+# with plain backs the camera would have to tell piles apart by where they lie instead.
 
 # ASSUMPTION: spheres printed on each of the 30 Quarx cards. The art is unpublished; these
 # spread from 1 to 9 so that 2-player rounds (4 cards) stay under 31 and 6-player rounds
