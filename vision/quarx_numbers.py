@@ -22,7 +22,6 @@ from vision.synth.number_cards import (
     PIP_STEP,
     PIP_Y,
     SET_COLOURS,
-    back,
     face,
 )
 
@@ -32,7 +31,8 @@ NUMBER_RIM, QUARX_RIM = 0.6, 0.3  # inked share of the rim: at least -> number c
 DOWN_CENTRE, UP_CENTRE = 0.62, 0.45  # inked share of the middle: a back is ~0.85, a face ~0.2
 HUE_TOLERANCE = 5.0  # set hues lie 13+ apart on OpenCV's 0-180 scale
 NUMERAL_ROWS = (24, 68)  # the big numeral's rows in the warped card: the band and pips are alike on all
-MATCH_MIN, MATCH_MARGIN, BACK_MIN = 0.55, 0.08, 0.45
+MATCH_MIN, MATCH_MARGIN = 0.55, 0.08
+BACK_EVEN = 0.55  # a back's colour fills every ninth of its inside at least this much (~0.8 seen)
 STRAY_MIN_AREA = 150  # px: saturated colour outside every card found (a card cut or half hidden)
 
 
@@ -105,11 +105,10 @@ def colour_of(top_down: np.ndarray) -> str | None:
 
 
 @lru_cache(maxsize=1)
-def _templates() -> tuple[dict[int, np.ndarray], np.ndarray]:
-    """Our printed faces and back as ink, at reading size, centred and scaled for correlation."""
+def _templates() -> dict[int, np.ndarray]:
+    """Our printed faces as ink, at reading size, centred and scaled for correlation."""
     colour = SET_COLOURS["red"]
-    faces = {v: _norm(ink(cv2.resize(face(v, colour), (NW, NH), interpolation=cv2.INTER_AREA))) for v in NUMBER_CARDS}
-    return faces, _norm(ink(cv2.resize(back(colour), (NW, NH), interpolation=cv2.INTER_AREA)))
+    return {v: _norm(ink(cv2.resize(face(v, colour), (NW, NH), interpolation=cv2.INTER_AREA))) for v in NUMBER_CARDS}
 
 
 def _norm(a: np.ndarray) -> np.ndarray:
@@ -142,7 +141,7 @@ def _pips(seen: np.ndarray) -> int | None:
 def value_of(top_down: np.ndarray) -> int | None:
     """The value of a face-up card: the clearly best of our numerals, either way up, and the
     filled pip of that way up saying the same."""
-    faces, _ = _templates()
+    faces = _templates()
     seen = ink(top_down)
     scores: list[tuple[float, int, np.ndarray]] = []
     for turned in (seen, seen[::-1, ::-1]):
@@ -157,15 +156,22 @@ def value_of(top_down: np.ndarray) -> int | None:
 
 
 def side_of(top_down: np.ndarray) -> bool | None:
-    """True face up, False face down (our back's pattern seen whole), None when unsure."""
+    """True face up, False face down (the set's colour all over), None when unsure.
+
+    A back is told by its colour filling the card evenly, not by its white frame line and ring:
+    those thin lines blur away in a compressed video or a webcam's picture (measured: the back's
+    pattern correlation fell from ~0.6 to ~0 through mp4v, and every face-down pile read unsure).
+    A face's numeral never fills every ninth of the card's inside."""
     a = ink(top_down)
     centre = float(a[NH // 5:-NH // 5, NW // 5:-NW // 5].mean())
     if centre <= UP_CENTRE:
         return True
     if centre < DOWN_CENTRE:
         return None
-    _, back_t = _templates()
-    return False if float((_norm(a) * back_t).sum()) >= BACK_MIN else None
+    inside = a[RIM[1]:-RIM[1], RIM[1]:-RIM[1]]
+    ys, xs = np.linspace(0, inside.shape[0], 4).astype(int), np.linspace(0, inside.shape[1], 4).astype(int)
+    cells = [float(inside[ys[i]:ys[i + 1], xs[j]:xs[j + 1]].mean()) for i in range(3) for j in range(3)]
+    return False if min(cells) >= BACK_EVEN else None
 
 
 def find_number_cards(frame: np.ndarray, min_area: float = 0.005) -> list[np.ndarray]:
