@@ -32,10 +32,26 @@ def find_cards(frame: np.ndarray, min_area: float = 0.01) -> list[np.ndarray]:
     of the cards lost in our footage), while a card's edge is a closed four-sided contour that
     wood grain never makes.
     """
-    gray = cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-    edges = cv2.dilate(cv2.Canny(gray, 20, 60), np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-    h, w = gray.shape
+    blurred = cv2.GaussianBlur(frame, (5, 5), 0)
+    gray = cv2.cvtColor(blurred, cv2.COLOR_BGR2GRAY)
+    cards = _outer_quads(cv2.Canny(gray, 20, 60), min_area)
+    # A pale card on light wood can be as bright as the wood (a pink one's outline broken in grey,
+    # whole in red): the colour channels' edges find it. Only where the grey edges found no card:
+    # those edges also join more wood grain to the outlines and make skewed quads of them.
+    by_colour = np.zeros(gray.shape, np.uint8)
+    for ch in cv2.split(blurred):
+        by_colour |= cv2.Canny(ch, 20, 60)
+    for q in _outer_quads(by_colour, min_area):
+        if not any(_overlaps(q, k) for k in cards):
+            cards.append(q)
+    return [portrait_corners(q) for q in cards]
+
+
+def _outer_quads(edges: np.ndarray, min_area: float) -> list[np.ndarray]:
+    """The card-shaped outlines in an edge map, one (the outer) per card."""
+    contours, _ = cv2.findContours(cv2.dilate(edges, np.ones((3, 3), np.uint8)), cv2.RETR_LIST,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+    h, w = edges.shape
     quads = []
     for c in contours:
         if cv2.contourArea(c) < min_area * h * w:
@@ -52,7 +68,7 @@ def find_cards(frame: np.ndarray, min_area: float = 0.01) -> list[np.ndarray]:
         cx, cy = q.mean(0)
         if all(cv2.pointPolygonTest(k.reshape(-1, 1, 2), (float(cx), float(cy)), False) < 0 for k in cards):
             cards.append(q)
-    return [portrait_corners(q) for q in cards]
+    return cards
 
 
 def card_quad(contour: np.ndarray) -> np.ndarray | None:
@@ -120,6 +136,15 @@ MERGED_SOLIDITY = 0.88
 # A notched blob too thin to hold a disc of this radius hides no sphere (the smallest is r=7):
 # a sliver of the card's edge or a torus opened at one side, not shapes that touch.
 MERGED_MIN_INSCRIBED = 6.0
+
+
+# A blob at the edge of the card's inside that is this thick (inscribed radius, px) is a shape
+# cut off there, not the rim or the table showing (slivers a few px thick): a card found at its
+# printed frame line rather than its outline (after video compression) once lost a sphere so.
+CUT_MIN_INSCRIBED = 5.0
+# ... and a printed shape's colour, not the table's (a quad found a little outside the card
+# shows wood there, as thick but paler).
+CUT_MIN_SATURATION = 100
 
 
 def _notches(contour: np.ndarray, depth: float = 2.5) -> int:
@@ -191,11 +216,12 @@ def count_spheres_on_card(card: np.ndarray, cuts: tuple[int, ...] = (60, 75, 95)
     inner = card[4:-4, 4:-4]  # spheres may come within 10 px of the edge: keep them whole
     paper = np.median(inner.reshape(-1, 3), axis=0)
     diff = np.abs(inner.astype(np.int16) - paper.astype(np.int16)).max(axis=2)
-    counts = {_count_at(diff, cut) for cut in cuts}
+    sat = cv2.cvtColor(inner, cv2.COLOR_BGR2HSV)[..., 1]
+    counts = {_count_at(diff, cut, sat) for cut in cuts}
     return counts.pop() if len(counts) == 1 else None
 
 
-def _count_at(diff: np.ndarray, cut: int) -> int | None:
+def _count_at(diff: np.ndarray, cut: int, sat: np.ndarray | None = None) -> int | None:
     mask = (diff > cut).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -206,7 +232,13 @@ def _count_at(diff: np.ndarray, cut: int) -> int | None:
             continue
         blob = np.zeros((h + 16, w + 16), np.uint8)
         cv2.drawContours(blob, [c - [x - 8, y - 8]], -1, 255, -1)
-        found = _balls_in_blob(blob, c, x == 0 or y == 0 or x + w >= diff.shape[1] or y + h >= diff.shape[0])
+        at_edge = x == 0 or y == 0 or x + w >= diff.shape[1] or y + h >= diff.shape[0]
+        if at_edge and sat is not None and float(cv2.distanceTransform(blob, cv2.DIST_L2, 5).max()) >= CUT_MIN_INSCRIBED:
+            one = np.zeros(diff.shape, np.uint8)
+            cv2.drawContours(one, [c], -1, 255, -1)
+            if float(np.median(sat[one > 0])) >= CUT_MIN_SATURATION:
+                return None  # a shape cut by the edge found: the card was found inside its real outline
+        found = _balls_in_blob(blob, c, at_edge)
         if found is None:
             return None
         n += found
@@ -230,6 +262,22 @@ def _box(corners: np.ndarray) -> tuple[float, float, float, float]:
 
 def _overlaps(a: np.ndarray, b: np.ndarray) -> bool:
     return _inside(a, b.mean(0)) or _inside(b, a.mean(0))
+
+
+# A card's corners, seen from the camera's tilt, are square within ~10 degrees (measured); a quad
+# more skewed is an outline joined to wood grain at one corner, and warping by it squashes the
+# spheres into ellipses (one read as a sure 0 after mp4v).
+SKEW_MAX = 12.0
+
+
+def _skew(q: np.ndarray) -> float:
+    """The largest departure of a corner's angle from a right angle, in degrees."""
+    worst = 0.0
+    for i in range(4):
+        v1, v2 = q[i - 1] - q[i], q[(i + 1) % 4] - q[i]
+        cos = float(np.dot(v1, v2) / max(np.linalg.norm(v1) * np.linalg.norm(v2), 1e-6))
+        worst = max(worst, abs(float(np.degrees(np.arccos(np.clip(cos, -1, 1)))) - 90))
+    return worst
 
 
 def table_cards(frame: np.ndarray) -> TableCards:
@@ -256,7 +304,8 @@ def table_cards(frame: np.ndarray) -> TableCards:
             continue
         cut = bool((corners.min(0) < 3).any() or corners[:, 0].max() > w - 4 or corners[:, 1].max() > h - 4)
         top_down = cv2.warpPerspective(frame, cv2.getPerspectiveTransform(corners, dst), (CARD_W, CARD_H))
-        quarx.append(ClassicalCard(corners, _box(corners), None if cut else count_spheres_on_card(top_down)))
+        unsure = cut or _skew(corners) > SKEW_MAX
+        quarx.append(ClassicalCard(corners, _box(corners), None if unsure else count_spheres_on_card(top_down)))
     return TableCards(quarx, numbers, unknown)
 
 
