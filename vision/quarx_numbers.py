@@ -184,6 +184,10 @@ def find_number_cards(frame: np.ndarray, min_area: float = 0.005) -> list[np.nda
 
     hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
     mask = ((hsv[..., 1] > 165) & (hsv[..., 2] > 90)).astype(np.uint8) * 255
+    # Close first: the printed white frame line cuts a thin ring of colour off the card's edge,
+    # and after blur or video compression an opening alone erases that ring, so the card was
+    # found at its frame line on some frames and at its edge on others.
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     h, w = mask.shape
