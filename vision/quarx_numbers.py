@@ -34,6 +34,7 @@ NUMERAL_ROWS = (24, 68)  # the big numeral's rows in the warped card: the band a
 MATCH_MIN, MATCH_MARGIN = 0.55, 0.08
 BACK_EVEN = 0.55  # a back's colour fills every ninth of its inside at least this much (~0.8 seen)
 STRAY_MIN_AREA = 150  # px: saturated colour outside every card found (a card cut or half hidden)
+STRAY_TABLE = 0.25  # a stray patch this big (fraction of the frame) is the table itself, not a card
 
 
 @dataclass(frozen=True)
@@ -174,7 +175,7 @@ def side_of(top_down: np.ndarray) -> bool | None:
     return False if min(cells) >= BACK_EVEN else None
 
 
-def find_number_cards(frame: np.ndarray, min_area: float = 0.005) -> list[np.ndarray]:
+def find_number_cards(frame: np.ndarray, min_area: float = 0.005, max_area: float = 0.08) -> list[np.ndarray]:
     """Corners (TL TR BR BL, long side vertical) of the number cards: card-shaped patches of
     strong colour (a back all over, a face's band round its edge; the holes inside filled).
 
@@ -193,7 +194,8 @@ def find_number_cards(frame: np.ndarray, min_area: float = 0.005) -> list[np.nda
     h, w = mask.shape
     out = []
     for c in contours:
-        if cv2.contourArea(c) < min_area * h * w:
+        # Far bigger than a card: a table as saturated as the cards' colours (orange wood), not a card.
+        if not min_area * h * w <= cv2.contourArea(c) <= max_area * h * w:
             continue
         quad = card_quad(c)
         if quad is not None:
@@ -212,9 +214,10 @@ def read_number_card(frame: np.ndarray, corners: np.ndarray, top_down: np.ndarra
     return NumberCard(corners, colour_of(top_down), up, value_of(top_down) if up else None)
 
 
-def stray_colour(frame: np.ndarray, cards: list[np.ndarray], min_area: int = STRAY_MIN_AREA) -> bool:
-    """True when strongly coloured patches lie outside every card found: a number card (or a Quarx
-    card) that was not found whole, cut by the frame or half under something."""
+def stray_colour(frame: np.ndarray, cards: list[np.ndarray], min_area: int = STRAY_MIN_AREA) -> float:
+    """The largest strongly coloured patch outside every card found, as a fraction of the frame
+    (0.0 when none reaches `min_area` px): a number card (or a Quarx card) not found whole, cut by
+    the frame or half under something; or, when it is most of the frame, a strongly coloured table."""
     hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
     mask = ((hsv[..., 1] > 178) & (hsv[..., 2] > 110)).astype(np.uint8) * 255
     for q in cards:
@@ -222,7 +225,9 @@ def stray_colour(frame: np.ndarray, cards: list[np.ndarray], min_area: int = STR
         cv2.polylines(mask, [np.round(q).astype(np.int32)], True, 0, 7)  # the outline's antialiased rim
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    return bool(n > 1 and stats[1:, cv2.CC_STAT_AREA].max() >= min_area)
+    if n <= 1 or stats[1:, cv2.CC_STAT_AREA].max() < min_area:
+        return 0.0
+    return float(stats[1:, cv2.CC_STAT_AREA].max()) / mask.size
 
 
 def sizes_agree(cards: list[NumberCard], spread: float = 1.3) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.quarx_classical import table_cards
-from vision.quarx_numbers import piles_of, read_number_card, stray_colour
+from vision.quarx_numbers import STRAY_TABLE, piles_of, read_number_card, stray_colour
 from vision.readers.base import Reading
 
 
@@ -22,9 +22,12 @@ def read_quarx(frame: np.ndarray, detector=None) -> Reading:
 
     cards = table_cards(frame)
     counts = [c.spheres for c in cards.quarx]
-    # Strong colour outside every card found: a card (of either kind) not found whole.
+    # Strong colour outside every card found: a card (of either kind) not found whole. A patch
+    # the size of the table is the table's own colour: number cards cannot be told from it
+    # (laid unsure), while the Quarx cards, found by their outlines, still count.
     stray = stray_colour(frame, [c.corners for c in cards.quarx] + cards.numbers + cards.unknown)
-    face_up_sure = None not in counts and not cards.unknown and not stray
+    table_coloured = stray >= STRAY_TABLE
+    face_up_sure = None not in counts and not cards.unknown and (not stray or table_coloured)
     numbers = [read_number_card(frame, c) for c in cards.numbers]
     laid = None if cards.unknown or stray else piles_of(numbers)
     total = sum(counts) if face_up_sure else 0
