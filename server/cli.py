@@ -35,7 +35,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 DEMO_CLIPS = {"diceline": "diceline_round.mp4", "ubongo": "ubongo_area.mp4", "quarx": "quarx_rounds.mp4"}
-FOOTAGE_SEEDS = {"diceline": 3, "ubongo": 2, "quarx": 12}  # seeds whose every visible move the camera reads
+FOOTAGE_SEEDS = {"diceline": 3, "ubongo": 2, "quarx": 4}  # seeds the camera reads best through the clip (see README)
 
 
 def _footage(args: argparse.Namespace) -> int:
@@ -149,7 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
     footage.add_argument("--seed", type=int, default=None,
                          help="script seed (defaults " + ", ".join(f"{g} {s}" for g, s in FOOTAGE_SEEDS.items())
                          + ": every visible move read by the camera)")
-    footage.add_argument("--rounds", type=int, default=None, help="Quarx rounds (default 4) or Ubongo rolls (default 3)")
+    footage.add_argument("--rounds", type=int, default=None, help="Quarx rounds or Ubongo rolls (default 3)")
     footage.set_defaults(func=_footage)
 
     markers = sub.add_parser(

@@ -122,7 +122,7 @@ def test_demo_api_starts_a_watched_table(tmp_path):
         listed = c.get("/api/demo").json()
         clips = {x["game"]: x for x in listed["clips"]}
         assert clips["diceline"]["players"] == ["Ann", "Ben", "Cat"] and clips["diceline"]["frames"] > 100
-        assert clips["quarx"]["players"] is None
+        assert clips["quarx"]["players"] == ["Ann", "Ben"] and clips["quarx"]["sidecar"]
         car = next(x for x in demo_clips(DEMO_DIR) if x.game == "ubongo").sidecar
         res = c.post("/api/demo/ubongo", json={})
         assert res.status_code == 201
@@ -134,5 +134,5 @@ def test_demo_api_starts_a_watched_table(tmp_path):
         assert c.get("/api/demo").json()["run"]["table"] == tid
         assert c.post("/api/demo/nosuchgame", json={}).status_code == 404
         quarx = c.post("/api/demo/quarx", json={"players": ["Zed", "Yan"]}).json()
-        assert quarx["snapshot"]["players"] == ["Zed", "Yan"]
+        assert quarx["snapshot"]["players"] == ["Ann", "Ben"]  # a clip with a sidecar plays its own players
         assert c.get("/api/camera/status").json()["watcher"]["table"] == quarx["table"]
