@@ -89,10 +89,15 @@ def _bench_frames(args: argparse.Namespace) -> int:
     return 0
 
 
+def _quarx_kind(move: str) -> str:
+    return "reveals" if move.startswith("reveal") else "turn overs" if move.startswith("turn over") else "piles laid"
+
+
 def _handsfree_eval(args: argparse.Namespace) -> int:
     from server.handsfree_eval import run_quarx
 
     totals = {"expected": 0, "recognised": 0, "wrong": 0, "clicks": 0, "typed": 0, "exact": 0}
+    kinds: dict[str, list[int]] = {}  # kind of move -> [found by the camera, in the script]
     for seed in range(1, args.seeds + 1):
         r = run_quarx(seed, rounds=args.rounds, together_every=args.together_every)
         totals["expected"] += len(r.expected)
@@ -103,6 +108,14 @@ def _handsfree_eval(args: argparse.Namespace) -> int:
         totals["exact"] += r.exact
         print(f"seed {seed}: {r.recognised}/{len(r.expected)} moves recognised, {r.wrong} wrong, {r.clicks} clicks, {r.typed} typed, "
               f"scores {r.scores} (script {r.expected_scores})")
+        for text in r.expected:
+            kind = _quarx_kind(text)
+            found = kinds.setdefault(kind, [0, 0])
+            found[1] += 1
+        for text in r.camera_moves:
+            if text in r.expected:
+                kinds[_quarx_kind(text)][0] += 1
+    print("by the camera, per kind of move: " + ", ".join(f"{k} {f}/{n}" for k, (f, n) in kinds.items()))
     print(f"total over {args.seeds} games: {totals['recognised']}/{totals['expected']} moves recognised, "
           f"{totals['wrong']} wrong moves applied, {totals['clicks']} needed a click, {totals['typed']} typed by hand, "
           f"{totals['exact']} games found entirely by the camera")
