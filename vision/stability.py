@@ -1,4 +1,10 @@
-"""A view becomes 'observed' only when it is the same over several frames in a row."""
+"""A view becomes 'observed' only when it is the same over several frames in a row.
+
+A reader says None for what it is unsure of (a card it cannot count this frame). Such a
+reading that agrees with the view being counted, and is only less sure, neither counts nor
+breaks the run: sensor noise makes a different card unsure on each frame, and "unsure" is
+no evidence that the table changed. Any sure disagreement, or a hand, starts the count again.
+"""
 from __future__ import annotations
 
 import json
@@ -16,6 +22,7 @@ class Stabilizer:
 
     required: int = 5
     _candidate: str | None = None
+    _candidate_view: Any = None
     _count: int = 0
     _emitted: str | None = None
     skipped: int = field(default=0)
@@ -25,13 +32,15 @@ class Stabilizer:
         if view is None:
             # A hand over the table breaks the run: what is under the hand may be changing.
             self.skipped += 1
-            self._candidate, self._count = None, 0
+            self._candidate, self._candidate_view, self._count = None, None, 0
             return None
         key = _key(view)
         if key == self._candidate:
             self._count += 1
+        elif self._candidate is not None and less_sure(view, self._candidate_view):
+            return None
         else:
-            self._candidate, self._count = key, 1
+            self._candidate, self._candidate_view, self._count = key, view, 1
         if self._count >= self.required and key != self._emitted:
             self._emitted = key
             return view
@@ -39,4 +48,15 @@ class Stabilizer:
 
     def reset(self) -> None:
         """Forget what was emitted (after an undo, the same view must count again)."""
-        self._emitted, self._candidate, self._count = None, None, 0
+        self._emitted, self._candidate, self._candidate_view, self._count = None, None, None, 0
+
+
+def less_sure(view: Any, than: Any) -> bool:
+    """True when `view` says nothing against `than`: equal, or unknown (None) where `than` is known."""
+    if view is None:
+        return True
+    if isinstance(view, dict):
+        return isinstance(than, dict) and view.keys() == than.keys() and all(less_sure(view[k], than[k]) for k in view)
+    if isinstance(view, (list, tuple)):
+        return isinstance(than, (list, tuple)) and len(view) == len(than) and all(less_sure(a, b) for a, b in zip(view, than))
+    return view == than

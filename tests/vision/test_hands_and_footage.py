@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.hands import HandDetector
-from vision.stability import Stabilizer
+from vision.stability import Stabilizer, less_sure
 from vision.synth.footage import quarx_script, render_quarx_footage
 
 
@@ -34,6 +34,27 @@ def test_stabilizer_needs_a_run_and_emits_once():
     assert s.feed({"a": 1}) is None
     assert [s.feed(v) for v in ({"a": 2}, None, {"a": 2}, {"a": 2})] == [None, None, None, None]
     assert s.feed({"a": 2}) == {"a": 2}
+
+
+def test_unsure_readings_that_agree_neither_count_nor_break_the_run():
+    s = Stabilizer(required=3)
+    sure, unsure = {"face_up": [1, 2, 3], "laid": []}, {"face_up": None, "laid": []}
+    assert [s.feed(v) for v in (sure, unsure, sure, unsure, unsure)] == [None] * 5
+    assert s.feed(sure) == sure  # the third sure reading, unsure ones in between
+    # A sure disagreement starts again; so does a hand (None for the whole frame).
+    other = {"face_up": [1, 2, 4], "laid": []}
+    assert [s.feed(v) for v in (other, other, sure, other, None, other, other)] == [None] * 7
+    assert s.feed(other) == other
+    # Unsure on a field the run knows, but sure of a change elsewhere: that is a change.
+    moved = {"face_up": None, "laid": [["red", "down"]]}
+    assert [s.feed(moved) for _ in range(3)] == [None, None, moved]
+
+
+def test_less_sure_is_about_unknown_fields_only():
+    assert less_sure({"a": None, "b": [1, None]}, {"a": [3], "b": [1, 2]})
+    assert not less_sure({"a": [3]}, {"a": None})  # more sure is not less sure
+    assert not less_sure({"a": None, "b": [1, 3]}, {"a": [3], "b": [1, 2]})
+    assert not less_sure({"a": None}, {"a": 1, "b": 2})
 
 
 def test_a_sudden_light_change_is_not_a_hand_for_long():
