@@ -8,7 +8,7 @@ from vision.detector.dice import DieReading
 from vision.detector.model import Detection
 from vision.detector.quarx import QuarxCount
 
-_COLOURS = {"die": (0, 200, 255), "sphere": (255, 0, 200), "quarx_card": (0, 255, 0)}
+_COLOURS = {"die": (0, 200, 255), "sphere": (255, 0, 200), "quarx_card": (0, 255, 0), "label": (255, 255, 0)}
 
 
 def annotate(frame: np.ndarray, items: list[Detection] | list[DieReading] | QuarxCount) -> np.ndarray:
@@ -16,8 +16,9 @@ def annotate(frame: np.ndarray, items: list[Detection] | list[DieReading] | Quar
     img = frame.copy()
     rows: list[tuple[tuple[float, ...], str, tuple[int, int, int]]] = []
     if isinstance(items, QuarxCount):
-        rows += [(c.box, f"{c.spheres}", _COLOURS["quarx_card"]) for c in items.cards]
+        rows += [(c.box, f"{c.spheres}" if c.spheres >= 0 else "?", _COLOURS["quarx_card"]) for c in items.cards]
         rows += [(b, "", _COLOURS["sphere"]) for b in items.sphere_boxes]
+        rows += [(b, text, _COLOURS["label"]) for b, text in items.labels]
     else:
         for it in items:
             if isinstance(it, DieReading):

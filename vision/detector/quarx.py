@@ -25,6 +25,8 @@ class QuarxCount:
     cards: list[QuarxCard]
     number_cards: list[int]
     sphere_boxes: list[tuple[float, float, float, float]] = field(default_factory=list)
+    # Other things read on the table, drawn on the picture only: [(box, label)] (the number cards).
+    labels: list[tuple[tuple[float, float, float, float], str]] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {"spheres": self.spheres,

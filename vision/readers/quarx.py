@@ -31,7 +31,15 @@ def read_quarx(frame: np.ndarray, detector=None) -> Reading:
     numbers = [read_number_card(frame, c) for c in cards.numbers]
     laid = None if cards.unknown or stray else piles_of(numbers)
     total = sum(counts) if face_up_sure else 0
+    labels = [(n.box, _label(n)) for n in numbers]
     drawn = QuarxCount(total, [QuarxCard(c.box, c.spheres if c.spheres is not None else -1) for c in cards.quarx],
-                       number_cards_for(total))
+                       number_cards_for(total), labels=labels)
     view = {"face_up": sorted(counts) if face_up_sure else None, "laid": laid}
     return Reading(view, {"face_up": 1.0 if face_up_sure else 0.0, "laid": 0.0 if laid is None else 1.0}, drawn)
+
+
+def _label(card) -> str:
+    """What the picture says of a number card: 'red 16', 'red down', or '?' where unsure."""
+    if not card.sure:
+        return "?"
+    return f"{card.colour} {card.value if card.face_up else 'down'}"
