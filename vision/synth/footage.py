@@ -196,9 +196,7 @@ def render_quarx_footage(script: QuarxScript, seed: int, quads: list | None = No
             img = base.copy()
             if shot.hand:
                 _arm(img, rng)
-            # Light flicker and sensor noise: enough to test stability, little enough to compress.
-            gain = rng.uniform(0.93, 1.05)
-            frames.append(np.clip(img.astype(np.float32) * gain + rng.normal(0, 2.0, img.shape), 0, 255).astype(np.uint8))
+            frames.append(_camera_noise(img, rng))
             if quads is not None:
                 quads.append(shot_quads)
     return frames
@@ -275,11 +273,16 @@ def _render_with_number_cards(script: QuarxScript, seed: int, quads: list | None
                     _arm_over_seat(img, rng, seat)
             elif shot.hand:
                 _arm(img, rng)
-            gain = rng.uniform(0.93, 1.05)
-            frames.append(np.clip(img.astype(np.float32) * gain + rng.normal(0, 2.0, img.shape), 0, 255).astype(np.uint8))
+            frames.append(_camera_noise(img, rng))
             if quads is not None:
                 quads.append(shot_quads)
     return frames
+
+
+def _camera_noise(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Light flicker and sensor noise: enough to test stability, little enough to compress."""
+    gain = rng.uniform(0.93, 1.05)
+    return np.clip(img.astype(np.float32) * gain + rng.normal(0, 2.0, img.shape), 0, 255).astype(np.uint8)
 
 
 def _card(rng: np.random.Generator, spheres: int) -> cards.FlatArt:
