@@ -27,6 +27,7 @@ class QuarxCount:
     sphere_boxes: list[tuple[float, float, float, float]] = field(default_factory=list)
     # Other things read on the table, drawn on the picture only: [(box, label)] (the number cards).
     labels: list[tuple[tuple[float, float, float, float], str]] = field(default_factory=list)
+    sure: bool = True  # False: some card's spheres were too close to call, so there is no total
 
     def to_json(self) -> dict:
         return {"spheres": self.spheres,
@@ -34,6 +35,8 @@ class QuarxCount:
                 "number_cards": self.number_cards}
 
     def sentence(self) -> str:
+        if not self.sure:
+            return "spheres: not sure yet (a card marked ? is too close to call)"
         if self.spheres > 31:
             return f"{self.spheres} spheres: more than 31, show all five cards (16 + 8 + 4 + 2 + 1)"
         if self.spheres == 0:

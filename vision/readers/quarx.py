@@ -33,7 +33,7 @@ def read_quarx(frame: np.ndarray, detector=None) -> Reading:
     total = sum(counts) if face_up_sure else 0
     labels = [(n.box, _label(n)) for n in numbers]
     drawn = QuarxCount(total, [QuarxCard(c.box, c.spheres if c.spheres is not None else -1) for c in cards.quarx],
-                       number_cards_for(total), labels=labels)
+                       number_cards_for(total), labels=labels, sure=face_up_sure or not cards.quarx)
     view = {"face_up": sorted(counts) if face_up_sure else None, "laid": laid}
     return Reading(view, {"face_up": 1.0 if face_up_sure else 0.0, "laid": 0.0 if laid is None else 1.0}, drawn)
 
