@@ -49,8 +49,8 @@ def find_cards(frame: np.ndarray, min_area: float = 0.01) -> list[np.ndarray]:
 
 def _outer_quads(edges: np.ndarray, min_area: float) -> list[np.ndarray]:
     """The card-shaped outlines in an edge map, one (the outer) per card."""
-    contours, _ = cv2.findContours(cv2.dilate(edges, np.ones((3, 3), np.uint8)), cv2.RETR_LIST,
-                                   cv2.CHAIN_APPROX_SIMPLE)
+    band = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(band, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     h, w = edges.shape
     quads = []
     for c in contours:
@@ -68,7 +68,58 @@ def _outer_quads(edges: np.ndarray, min_area: float) -> list[np.ndarray]:
         cx, cy = q.mean(0)
         if all(cv2.pointPolygonTest(k.reshape(-1, 1, 2), (float(cx), float(cy)), False) < 0 for k in cards):
             cards.append(q)
-    return cards
+    return [_snap_out(q, band) for q in cards]
+
+
+# Wood grain joined to a card's outline makes its outer contour no quad; what is left is the
+# inner contour of the band its edges make, inside the printed frame line: ~6 px inside the card
+# all round (measured), cutting off spheres near the edge (a shape cut there: no count).
+SNAP_MIN, SNAP_MAX = 3, 10  # px: how thick a band means an inner contour, and no more than that
+SNAP_COVER = 0.6  # of a side's middle on the band: the band runs on along it
+
+
+def _snap_out(quad: np.ndarray, band: np.ndarray) -> np.ndarray:
+    """A quad found on the inner rim of its edge band moved out to the band's outer rim.
+
+    Only when the band runs on outward 3-10 px from every side: an outline found whole has
+    nothing of its band outside it, and a wider band is no card's rim (grain, a neighbour)."""
+    centre = quad.mean(0)
+    lines = []
+    for i in range(4):
+        p, q = quad[i].astype(np.float64), quad[(i + 1) % 4].astype(np.float64)
+        along = (q - p) / max(float(np.linalg.norm(q - p)), 1e-6)
+        out = np.array([along[1], -along[0]])
+        if np.dot(out, (p + q) / 2 - centre) < 0:
+            out = -out
+        pts = p + (q - p) * np.linspace(0.15, 0.85, 40)[:, None]  # the middle: corners are round
+        off = 0
+        while off <= SNAP_MAX and _band_cover(band, pts + out * (off + 1)) >= SNAP_COVER:
+            off += 1
+        if not SNAP_MIN <= off <= SNAP_MAX:
+            return quad
+        lines.append((p + out * off, along))
+    corners = [_meet(lines[i - 1], lines[i]) for i in range(4)]
+    return quad if any(c is None for c in corners) else np.float32(corners)
+
+
+def _band_cover(band: np.ndarray, pts: np.ndarray) -> float:
+    """The share of the points that lie on the band."""
+    h, w = band.shape
+    xy = np.round(pts).astype(int)
+    inside = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
+    if not inside.all():
+        return 0.0
+    return float(np.mean(band[xy[:, 1], xy[:, 0]] > 0))
+
+
+def _meet(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
+    """Where two lines (point, direction) cross; None if they are parallel."""
+    (p, u), (q, v) = a, b
+    m = np.array([u, -v]).T
+    if abs(np.linalg.det(m)) < 1e-6:
+        return None
+    t = np.linalg.solve(m, q - p)[0]
+    return p + u * t
 
 
 def card_quad(contour: np.ndarray) -> np.ndarray | None:
@@ -110,8 +161,11 @@ def portrait_corners(pts: np.ndarray) -> np.ndarray:
     return pts.astype(np.float32)
 
 
-def _is_ball(contour: np.ndarray) -> bool | None:
-    """Round, filled and larger than a bubble: True, False, or None when it is too close to call."""
+def _is_ball(contour: np.ndarray, whole: bool = True) -> bool | None:
+    """Round, filled and larger than a bubble: True, False, or None when it is too close to call.
+
+    `whole`: the blob as found, not a part cut out of touching shapes (whose cut side is no
+    sphere's outline, so only a sure ball is told from it)."""
     (_, _), r = cv2.minEnclosingCircle(contour)
     if r < 6.0:  # background bubbles are at most 5 px across here
         return False
@@ -125,35 +179,48 @@ def _is_ball(contour: np.ndarray) -> bool | None:
     if fill >= 0.845:
         # Filled enough, but an outline with straight sides and corners is no ball's (a squat
         # cylinder's rounded box once filled 0.86 of its circle).
-        return True if off < BALL_OFF_SURE else None
+        return True if off < BALL_MAX_OFF else None
     if fill < 0.8:  # a cube's outline fills at most ~0.78
         return False
     # Between: a cylinder seen from the side or a cube fills as much as a slightly squashed
     # sphere; its outline's straight sides lie off every ellipse, a sphere's never does.
-    return False if off >= NOT_BALL_OFF else None
+    return False if whole and off >= BALL_MAX_OFF else None
 
 
-# How far a sphere's outline lies off its fitted ellipse (RMS, relative to the radius), measured
-# over 6834 spheres in the footage (both layouts, cards warped top-down): at most 0.035, the
-# worst at r 11-17 px where the pixel steps count most. Cylinders and cubes that fill 0.80-0.845
-# of their circle: 0.04-0.10, most 0.06-0.08.
-BALL_OFF_SURE = 0.04  # a filled outline further off than any sphere's: no sure ball
-NOT_BALL_OFF = 0.045  # a less-filled outline this far off: surely no ball
+# How far a sphere's outline (its hull) lies off its fitted ellipse, RMS relative to the radius:
+# measured over 6834 spheres in the footage (both layouts, cards warped top-down), at most 0.031,
+# the worst at r 11-14 px where the pixel steps count most. Cylinders and cubes that fill
+# 0.80-0.845 of their circle: 0.012-0.10, six in seven above this.
+BALL_MAX_OFF = 0.04
 
 
 def _off_ellipse(contour: np.ndarray) -> float:
-    """RMS distance of the outline from its fitted ellipse, relative to the ellipse's size."""
-    if len(contour) < 5:
+    """RMS distance of the outline's hull from its fitted ellipse, relative to the ellipse's size.
+
+    The hull, as for the fill: a highlight notching a sphere's rim is no corner of its outline."""
+    pts = _dense_hull(contour)
+    if len(pts) < 5:
         return 0.0
-    (ex, ey), (a, b), ang = cv2.fitEllipse(contour)
+    (ex, ey), (a, b), ang = cv2.fitEllipse(pts.astype(np.float32))
     if min(a, b) <= 0:
         return 1.0
-    pts = contour.reshape(-1, 2).astype(np.float64) - (ex, ey)
+    pts = pts - (ex, ey)
     t = np.radians(ang)
     u = pts[:, 0] * np.cos(t) + pts[:, 1] * np.sin(t)
     v = -pts[:, 0] * np.sin(t) + pts[:, 1] * np.cos(t)
     rho = np.sqrt((u / (a / 2)) ** 2 + (v / (b / 2)) ** 2)
     return float(np.sqrt(np.mean((rho - 1) ** 2)))
+
+
+def _dense_hull(contour: np.ndarray) -> np.ndarray:
+    """The convex hull's outline as points about 1 px apart (its corners alone would weigh
+    a long straight side no more than a short one)."""
+    hull = cv2.convexHull(contour).reshape(-1, 2).astype(np.float64)
+    out = []
+    for p, q in zip(hull, np.roll(hull, -1, axis=0)):
+        n = max(1, int(np.ceil(np.hypot(*(q - p)))))
+        out.append(p + (q - p) * (np.arange(n)[:, None] / n))
+    return np.concatenate(out) if out else hull
 
 
 def _solidity(contour: np.ndarray) -> float:
@@ -214,27 +281,33 @@ def _balls_in_blob(blob: np.ndarray, contour: np.ndarray, touches_edge: bool = F
         return None if verdict is None else 1
     for k in (2, 3, 4, 5, 6):
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
-        parts, _ = cv2.findContours(cv2.erode(blob, disc), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        if len(parts) < 2:
+        cores = cv2.erode(blob, disc)
+        n_parts, _ = cv2.findContours(cores, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        if len(n_parts) < 2:
             continue
-        grown = []
-        cover = np.zeros_like(blob)
-        for part in parts:
-            one = np.zeros_like(blob)
-            cv2.drawContours(one, [part], -1, 255, -1)
-            one = cv2.dilate(one, disc)
-            cover |= one
-            c, _ = cv2.findContours(one, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-            grown.append(c[0])
-        if merged:
-            # A small shape the erosion wiped out, or a part still made of two shapes: unsure.
-            lost = np.count_nonzero((blob > 0) & (cover == 0)) > 0.08 * np.count_nonzero(blob)
-            if lost or any(_solidity(c) < MERGED_SOLIDITY for c in grown):
-                return None
+        # Lost: a shape the erosion wiped out, not regrown by dilating what is left.
+        lost = np.count_nonzero((blob > 0) & (cv2.dilate(cores, disc) == 0)) > 0.08 * np.count_nonzero(blob)
+        parts = _parts(blob, cores)
+        if merged and (lost or any(_solidity(c) < MERGED_SOLIDITY for c in parts)):
+            return None  # a small shape wiped out, or a part still made of two shapes: unsure
         # A ball touching another shape comes apart from it too; only the round parts count.
-        verdicts = [_is_ball(c) for c in grown]
+        verdicts = [_is_ball(c, whole=False) for c in parts]
         return None if None in verdicts else sum(verdicts)
     return None if merged else 0
+
+
+def _parts(blob: np.ndarray, cores: np.ndarray) -> list[np.ndarray]:
+    """The blob split among its eroded cores: each pixel to the nearest core (a watershed on
+    the distance). Two touching discs part at their contact point, each whole, where regrowing
+    the cores by the erosion's disc left a small one notched and unround at its neck."""
+    _, labels = cv2.distanceTransformWithLabels((cores == 0).astype(np.uint8), cv2.DIST_L2, 5,
+                                                labelType=cv2.DIST_LABEL_CCOMP)
+    outlines = []
+    for lab in np.unique(labels[cores > 0]):
+        one = ((labels == lab) & (blob > 0)).astype(np.uint8) * 255
+        c, _ = cv2.findContours(one, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        outlines.append(max(c, key=cv2.contourArea))
+    return outlines
 
 
 def count_spheres_on_card(card: np.ndarray, cuts: tuple[int, ...] = (60, 75, 95)) -> int | None:
@@ -247,8 +320,26 @@ def count_spheres_on_card(card: np.ndarray, cuts: tuple[int, ...] = (60, 75, 95)
     paper = np.median(inner.reshape(-1, 3), axis=0)
     diff = np.abs(inner.astype(np.int16) - paper.astype(np.int16)).max(axis=2)
     sat = cv2.cvtColor(inner, cv2.COLOR_BGR2HSV)[..., 1]
+    if _edge_share(diff, min(cuts)) > EDGE_SHARE_MAX:
+        return None
     counts = {_count_at(diff, cut, sat) for cut in cuts}
     return counts.pop() if len(counts) == 1 else None
+
+
+# A quad joined to wood grain at its sides takes in wedges of table; its warp squashes the
+# spheres into ellipses (seed 2 once read a sphere as none so, sure). Cards found at their
+# outline show only their round corners and thin slivers (at most 0.042 of the card, measured).
+EDGE_SHARE_MAX = 0.06
+
+
+def _edge_share(diff: np.ndarray, cut: int) -> float:
+    """The share of the card taken by blobs touching its edge: table inside the outline."""
+    mask = cv2.morphologyEx((diff > cut).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    h, w = mask.shape
+    x, y, bw, bh, area = (stats[1:, i] for i in range(5))
+    at_edge = (x == 0) | (y == 0) | (x + bw >= w) | (y + bh >= h)
+    return float(area[at_edge].sum()) / (h * w)
 
 
 def _count_at(diff: np.ndarray, cut: int, sat: np.ndarray | None = None) -> int | None:
