@@ -99,7 +99,7 @@ def _handsfree_eval(args: argparse.Namespace) -> int:
     totals = {"expected": 0, "recognised": 0, "wrong": 0, "clicks": 0, "typed": 0, "exact": 0}
     kinds: dict[str, list[int]] = {}  # kind of move -> [found by the camera, in the script]
     for seed in range(1, args.seeds + 1):
-        r = run_quarx(seed, rounds=args.rounds, together_every=args.together_every)
+        r = run_quarx(seed, rounds=args.rounds, together_every=args.together_every, players=args.players)
         totals["expected"] += len(r.expected)
         totals["recognised"] += r.recognised
         totals["wrong"] += r.wrong
@@ -183,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     hf.add_argument("--seeds", type=int, default=10, help="number of scripted games (seeds 1..N)")
     hf.add_argument("--rounds", type=int, default=3, help="rounds per game")
+    hf.add_argument("--players", type=int, default=2, choices=[2, 3, 4], help="players at the table (default 2)")
     hf.add_argument("--together-every", type=int, default=2,
                     help="every Nth round two players lay their number cards at once, so the camera must ask (0: never)")
     hf.set_defaults(func=_handsfree_eval)

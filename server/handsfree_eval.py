@@ -17,7 +17,7 @@ from server.store import EventStore
 from server.watcher import TableWatcher
 from vision.synth.footage import quarx_script, render_quarx_footage
 
-PLAYERS = ["Ann", "Ben"]
+NAMES = ["Ann", "Ben", "Cat", "Dan"]  # seat order; the footage draws up to four seats
 
 
 @dataclass
@@ -59,8 +59,8 @@ class HandsFreeResult(HandsFreeRun):
 
 
 def run_quarx(seed: int, detector_loader: Callable[[], object] | None = None, rounds: int = 3, required: int = 5,
-              together_every: int = 0) -> HandsFreeResult:
-    """Play a scripted 2-player Quarx game in front of the camera, number cards and all.
+              together_every: int = 0, players: int = 2) -> HandsFreeResult:
+    """Play a scripted Quarx game (2-4 players) in front of the camera, number cards and all.
 
     The footage shows every move: the reveal, each pile laid face down in finishing order, the
     turn over. A question from the camera (two piles laid at once) gets one click on the true
@@ -68,18 +68,19 @@ def run_quarx(seed: int, detector_loader: Callable[[], object] | None = None, ro
     """
     from vision.readers import READERS
 
-    script = quarx_script(seed, players=len(PLAYERS), rounds=rounds, names=PLAYERS, number_cards=True,
+    names = NAMES[:players]
+    script = quarx_script(seed, players=players, rounds=rounds, names=names, number_cards=True,
                           together_every=together_every)
     frames = iter(render_quarx_footage(script, seed))
     result = HandsFreeResult(seed, script.moves)
-    truth = Match(engine_for("quarx"), PLAYERS, seed=seed)
+    truth = Match(engine_for("quarx"), names, seed=seed)
     for text in script.moves:
         truth.play(text)
     result.expected_scores = dict(truth.engine.scores(truth.state))
     with tempfile.TemporaryDirectory() as tmp:
         store = EventStore(Path(tmp) / "events.sqlite")
         svc = TableService(store)
-        tid = svc.create("quarx", PLAYERS, seed=seed)
+        tid = svc.create("quarx", names, seed=seed)
         watcher = TableWatcher(svc, detector_loader, READERS, required=required)
         watcher.watch(tid)
         upto = 0  # script moves the table has shown so far
