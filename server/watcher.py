@@ -22,11 +22,15 @@ from vision.stability import Stabilizer
 class TableWatcher:
     """Watches one table at a time; `process(frame)` returns the annotated frame."""
 
-    def __init__(self, service: TableService, detector_loader: Callable[[], object] | None, readers: dict, required: int = 5):
+    def __init__(self, service: TableService, detector_loader: Callable[[], object] | None, readers: dict, required: int = 5,
+                 fields_apart: frozenset[str] | None = None):
         self.service = service
         self._load = detector_loader
         self._detector = None
         self.readers = readers
+        if fields_apart is None:
+            from vision.readers import FIELDS_APART as fields_apart
+        self.fields_apart = fields_apart  # games whose view fields settle one by one
         self.required = required
         self._lock = threading.Lock()
         self.table_id: str | None = None
@@ -41,11 +45,10 @@ class TableWatcher:
     # -- control (from the API) -------------------------------------------------------------
     def watch(self, table_id: str | None) -> None:
         """Follow `table_id` (None: stop); a fresh start needs a fresh run of stable frames."""
-        if table_id is not None:
-            self.service.table(table_id)
+        game = None if table_id is None else self.service.table(table_id).record.game
         with self._lock:
             old, self.table_id = self.table_id, table_id
-            self._stable = Stabilizer(self.required)
+            self._stable = Stabilizer(self.required, per_field=game in self.fields_apart)
             self._hands = HandDetector()
             self.state, self.detail = ("watching", "") if table_id else ("idle", "")
         for tid in {old, table_id} - {None}:

@@ -21,10 +21,14 @@ class Stabilizer:
     """Feed one view per usable frame (None for a skipped frame); get a view back when it is stable."""
 
     required: int = 5
+    # Count each top-level field of a dict view on its own (see `_feed_fields`): for readers
+    # whose fields are read independently (Quarx: the middle cards and the players' piles).
+    per_field: bool = False
     _candidate: str | None = None
     _candidate_view: Any = None
     _count: int = 0
     _emitted: str | None = None
+    _fields: dict[str, tuple[str, Any, int]] = field(default_factory=dict)  # field -> (key, value, sure count)
     skipped: int = field(default=0)
 
     def feed(self, view: Any | None) -> Any | None:
@@ -32,8 +36,10 @@ class Stabilizer:
         if view is None:
             # A hand over the table breaks the run: what is under the hand may be changing.
             self.skipped += 1
-            self._candidate, self._candidate_view, self._count = None, None, 0
+            self._candidate, self._candidate_view, self._count, self._fields = None, None, 0, {}
             return None
+        if self.per_field and isinstance(view, dict):
+            return self._feed_fields(view)
         key = _key(view)
         if key == self._candidate:
             self._count += 1
@@ -46,9 +52,34 @@ class Stabilizer:
             return view
         return None
 
+    def _feed_fields(self, view: dict) -> dict | None:
+        """Each field is stable after `required` sure, equal readings since the last change seen.
+
+        A sure reading that disagrees with any field starts every field again (the table
+        changed; what else changed with it may not be read yet). The view handed on has the
+        stable fields, and None (unknown) for those not stable yet."""
+        if any(v is not None and f in self._fields and not less_sure(v, self._fields[f][1])
+               for f, v in view.items()):
+            self._fields = {}
+        for f, v in view.items():
+            if v is None:
+                continue
+            k = _key(v)
+            if f not in self._fields:
+                self._fields[f] = (k, v, 1)
+            elif self._fields[f][0] == k:
+                self._fields[f] = (k, v, self._fields[f][2] + 1)
+        stable = {f: (self._fields[f][1] if f in self._fields and self._fields[f][2] >= self.required else None)
+                  for f in view}
+        key = _key(stable)
+        if all(v is None for v in stable.values()) or key == self._emitted:
+            return None
+        self._emitted = key
+        return stable
+
     def reset(self) -> None:
         """Forget what was emitted (after an undo, the same view must count again)."""
-        self._emitted, self._candidate, self._candidate_view, self._count = None, None, None, 0
+        self._emitted, self._candidate, self._candidate_view, self._count, self._fields = None, None, None, 0, {}
 
 
 def less_sure(view: Any, than: Any) -> bool:

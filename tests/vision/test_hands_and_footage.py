@@ -50,6 +50,23 @@ def test_unsure_readings_that_agree_neither_count_nor_break_the_run():
     assert [s.feed(moved) for _ in range(3)] == [None, None, moved]
 
 
+def test_fields_apart_settle_one_by_one_and_a_change_restarts_them_all():
+    s = Stabilizer(required=3, per_field=True)
+    # The piles are read on every frame; the sphere counts only now and then.
+    frames = [{"face_up": None, "laid": []}, {"face_up": [1, 2], "laid": []}, {"face_up": None, "laid": []}]
+    assert [s.feed(v) for v in frames] == [None, None, {"face_up": None, "laid": []}]
+    assert s.feed({"face_up": [1, 2], "laid": []}) is None
+    assert s.feed({"face_up": [1, 2], "laid": []}) == {"face_up": [1, 2], "laid": []}
+    # A pile appears: every field starts again, the counts too (they may have changed with it).
+    pile = {"face_up": None, "laid": [["red", "down"]]}
+    assert [s.feed(pile) for _ in range(3)] == [None, None, {"face_up": None, "laid": [["red", "down"]]}]
+    # One sure but wrong count among right ones restarts the counting: it never settles alone.
+    right, wrong = {"face_up": [1, 2], "laid": [["red", "down"]]}, {"face_up": [1, 3], "laid": [["red", "down"]]}
+    assert [s.feed(v) for v in (right, right, wrong, right, right)] == [None] * 5
+    assert s.feed(right) == right
+    assert s.feed(None) is None and s.feed(right) is None  # a hand: nothing is stable any more
+
+
 def test_less_sure_is_about_unknown_fields_only():
     assert less_sure({"a": None, "b": [1, None]}, {"a": [3], "b": [1, 2]})
     assert not less_sure({"a": [3]}, {"a": None})  # more sure is not less sure

@@ -10,5 +10,9 @@ from vision.readers.quarx import read_quarx
 from vision.readers.ubongo import read_ubongo
 
 READERS = {"quarx": read_quarx, "ubongo": read_ubongo, "diceline": read_diceline}
+# Games whose TableView fields are read independently, so each may settle on its own
+# (vision.stability.Stabilizer.per_field): Quarx's sphere counts are often unsure while
+# the players' piles are read on every frame.
+FIELDS_APART = frozenset({"quarx"})
 
-__all__ = ["READERS", "Reading"]
+__all__ = ["FIELDS_APART", "READERS", "Reading"]
