@@ -169,22 +169,30 @@ def _is_ball(contour: np.ndarray, whole: bool = True) -> bool | None:
     (_, _), r = cv2.minEnclosingCircle(contour)
     if r < 6.0:  # background bubbles are at most 5 px across here
         return False
+    roundness = 1.0
     if len(contour) >= 5:
         (_, _), axes, _ = cv2.fitEllipse(contour)
-        if min(axes) / max(axes) < 0.85:
-            return False
+        roundness = min(axes) / max(axes)
+    if roundness < 0.85:
+        return False
     # The hull, because a specular highlight near the rim can notch a sphere's outline.
     fill = cv2.contourArea(cv2.convexHull(contour)) / (np.pi * r * r)
-    off = _off_ellipse(contour)
-    if fill >= 0.845:
-        # Filled enough, but an outline with straight sides and corners is no ball's (a squat
-        # cylinder's rounded box once filled 0.86 of its circle).
-        return True if off < BALL_MAX_OFF else None
     if fill < 0.8:  # a cube's outline fills at most ~0.78
         return False
-    # Between: a cylinder seen from the side or a cube fills as much as a slightly squashed
-    # sphere; its outline's straight sides lie off every ellipse, a sphere's never does.
-    return False if whole and off >= BALL_MAX_OFF else None
+    if _off_ellipse(contour) >= BALL_MAX_OFF:
+        # Straight sides and corners: a cylinder seen from the side or a cube, which can fill
+        # as much of its circle as a slightly squashed sphere. Filled more than that, still no
+        # sure ball (a squat cylinder once filled 0.86).
+        return None if fill >= 0.845 or not whole else False
+    # A smooth filled ellipse: a ball, or a torus drawn 0.45-0.8 as high as wide but warped by
+    # corners found a few px off to 0.87 (seed 20, a sure 5 for 4); a ball that squashed is on
+    # a skewed card: too close to call either way.
+    if roundness < ROUND_SURE:
+        return None
+    return True if fill >= 0.845 else None
+
+
+ROUND_SURE = 0.9  # a ball's fitted ellipse is this round or more (99% of spheres measured)
 
 
 # How far a sphere's outline (its hull) lies off its fitted ellipse, RMS relative to the radius:
@@ -427,7 +435,29 @@ def table_cards(frame: np.ndarray) -> TableCards:
         top_down = cv2.warpPerspective(frame, cv2.getPerspectiveTransform(corners, dst), (CARD_W, CARD_H))
         unsure = cut or _skew(corners) > SKEW_MAX
         quarx.append(ClassicalCard(corners, _box(corners), None if unsure else count_spheres_on_card(top_down)))
-    return TableCards(quarx, numbers, unknown)
+    return TableCards(_off_size_unsure(quarx), numbers, unknown)
+
+
+# The Quarx cards lie side by side under one camera: their outlines are the same size within a
+# few per cent. One 13-18% longer or wider is a card joined to grain or cut short: its warp
+# squashes the spheres into ellipses (two sure-but-wrong zeros so, measured).
+SIZE_TOLERANCE = 0.1
+
+
+def _sides(q: np.ndarray) -> np.ndarray:
+    """A portrait quad's mean width and mean height."""
+    return np.array([np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3]),
+                     np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])]) / 2
+
+
+def _off_size_unsure(cards: list[ClassicalCard]) -> list[ClassicalCard]:
+    """Cards whose outline is not the size of the others' (the median) lose their count."""
+    if len(cards) < 2:
+        return cards
+    sides = np.array([_sides(c.corners) for c in cards])
+    typical = np.median(sides, axis=0)
+    off = np.abs(sides / typical - 1).max(axis=1) > SIZE_TOLERANCE
+    return [ClassicalCard(c.corners, c.box, None) if o else c for c, o in zip(cards, off)]
 
 
 def count_quarx_classical(frame: np.ndarray) -> list[ClassicalCard]:

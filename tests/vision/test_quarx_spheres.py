@@ -10,8 +10,10 @@ from vision.quarx_classical import (
     BALL_MAX_OFF,
     CARD_H,
     CARD_W,
+    ClassicalCard,
     _is_ball,
     _off_ellipse,
+    _off_size_unsure,
     _snap_out,
     count_spheres_on_card,
 )
@@ -132,3 +134,19 @@ def test_a_band_running_on_past_a_rim_moves_nothing():
     band = _band((20, 10, 230, 280), 30)  # far thicker than any card's rim: grain, a neighbour
     inner = np.float32([[50, 40], [200, 40], [200, 250], [50, 250]])
     assert np.array_equal(_snap_out(inner, band), inner)
+
+
+def test_a_filled_ellipse_a_little_squashed_is_too_close_to_call():
+    """A torus warped by corners a few px off looks 0.87 round and filled, as a ball on a skewed card."""
+    img = _paper()
+    cv2.ellipse(img, (120, 170), (28, 24), 0, 0, 360, (40, 40, 200), -1, cv2.LINE_AA)
+    assert _is_ball(_outline(img)) is None
+
+
+def test_a_card_outline_not_the_size_of_the_others_loses_its_count():
+    def card(x: float, h: float) -> ClassicalCard:
+        q = np.float32([[x, 100], [x + 120, 100], [x + 120, 100 + h], [x, 100 + h]])
+        return ClassicalCard(q, (x, 100, x + 120, 100 + h), 3)
+
+    cards = _off_size_unsure([card(0, 165), card(150, 168), card(300, 195)])
+    assert [c.spheres for c in cards] == [3, 3, None]
