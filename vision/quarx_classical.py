@@ -435,7 +435,7 @@ def table_cards(frame: np.ndarray) -> TableCards:
         top_down = cv2.warpPerspective(frame, cv2.getPerspectiveTransform(corners, dst), (CARD_W, CARD_H))
         unsure = cut or _skew(corners) > SKEW_MAX
         quarx.append(ClassicalCard(corners, _box(corners), None if unsure else count_spheres_on_card(top_down)))
-    return TableCards(_off_size_unsure(quarx), numbers, unknown)
+    return TableCards([_none_is_unsure(c) for c in _off_size_unsure(quarx)], numbers, unknown)
 
 
 # The Quarx cards lie side by side under one camera: their outlines are the same size within a
@@ -458,6 +458,19 @@ def _off_size_unsure(cards: list[ClassicalCard]) -> list[ClassicalCard]:
     typical = np.median(sides, axis=0)
     off = np.abs(sides / typical - 1).max(axis=1) > SIZE_TOLERANCE
     return [ClassicalCard(c.corners, c.box, None) if o else c for c, o in zip(cards, off)]
+
+
+# Every Quarx card shows at least one sphere (rules/quarx/components.py SPHERES_ON_CARDS): a
+# card read as none is one whose spheres the warp lost (three sure zeros from quads joined to
+# grain, measured), so no count.
+MIN_SPHERES = 1
+
+
+def _none_is_unsure(card: ClassicalCard) -> ClassicalCard:
+    """A card read with fewer spheres than any card shows loses its count."""
+    if card.spheres is not None and card.spheres < MIN_SPHERES:
+        return ClassicalCard(card.corners, card.box, None)
+    return card
 
 
 def count_quarx_classical(frame: np.ndarray) -> list[ClassicalCard]:

@@ -12,6 +12,7 @@ from vision.quarx_classical import (
     CARD_W,
     ClassicalCard,
     _is_ball,
+    _none_is_unsure,
     _off_ellipse,
     _off_size_unsure,
     _snap_out,
@@ -150,3 +151,13 @@ def test_a_card_outline_not_the_size_of_the_others_loses_its_count():
 
     cards = _off_size_unsure([card(0, 165), card(150, 168), card(300, 195)])
     assert [c.spheres for c in cards] == [3, 3, None]
+
+
+def test_a_card_read_with_no_sphere_is_unsure():
+    """Every Quarx card shows a sphere: none read is spheres lost, not a count of 0."""
+    img = _paper()
+    _squat_cylinder(img, 120, 170, 26)
+    assert count_spheres_on_card(img) == 0
+    q = np.float32([[0, 0], [120, 0], [120, 170], [0, 170]])
+    assert _none_is_unsure(ClassicalCard(q, (0, 0, 120, 170), 0)).spheres is None
+    assert _none_is_unsure(ClassicalCard(q, (0, 0, 120, 170), 2)).spheres == 2
