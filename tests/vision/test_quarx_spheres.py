@@ -7,15 +7,17 @@ import numpy as np
 import pytest
 
 from vision.quarx_classical import (
-    BALL_MAX_OFF,
     CARD_H,
     CARD_W,
     ClassicalCard,
-    _is_ball,
     _none_is_unsure,
-    _off_ellipse,
     _off_size_unsure,
     _snap_out,
+)
+from vision.quarx_spheres import (
+    BALL_MAX_OFF,
+    _is_ball,
+    _off_ellipse,
     count_spheres_on_card,
 )
 from vision.synth import shapes
