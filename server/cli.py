@@ -35,7 +35,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 DEMO_CLIPS = {"diceline": "diceline_round.mp4", "ubongo": "ubongo_area.mp4", "quarx": "quarx_rounds.mp4"}
-FOOTAGE_SEEDS = {"diceline": 3, "ubongo": 2, "quarx": 4}  # seeds the camera reads best through the clip (see README)
+FOOTAGE_SEEDS = {"diceline": 3, "ubongo": 2, "quarx": 1}  # seeds the camera reads best through the clip (see README)
 
 
 def _footage(args: argparse.Namespace) -> int:
