@@ -53,14 +53,17 @@ def _footage(args: argparse.Namespace) -> int:
 
     if game == "quarx":
         frames, car = quarx_clip(seed, rounds=args.rounds or 3)
+    elif game == "diceline":
+        frames, car = diceline_clip(seed)
     else:
-        frames, car = diceline_clip(seed) if game == "diceline" else ubongo_clip(seed, rounds=args.rounds or 3)
+        frames, car = ubongo_clip(seed, rounds=args.rounds or 3)
     write_clip(frames, car, out)
     print(f"{out}: {car.frames} frames {car.size[0]}x{car.size[1]}, {out.stat().st_size / 1e6:.1f} MB; "
           f"{len(car.moves)} moves, {len(car.typed)} typed by the demo; sidecar {out.with_suffix('.json')}")
     r = rehearse(out)  # the clip through the live path, as `serve` will play it
     print(f"rehearsed: camera {len(r.camera)} moves, typed by the demo {len(r.typed)}, "
-          f"missed by the camera {r.missed}, wrong {r.wrong}, scoring camera moves {r.scores_by_camera}, exact {r.exact}")
+          f"after a click {r.clicked}, missed by the camera {r.missed}, wrong {r.wrong}, "
+          f"scoring camera moves {r.scores_by_camera}, exact {r.exact}")
     return 0 if r.exact and not r.missed else 1
 
 
@@ -109,9 +112,7 @@ def _handsfree_eval(args: argparse.Namespace) -> int:
         print(f"seed {seed}: {r.recognised}/{len(r.expected)} moves recognised, {r.wrong} wrong, {r.clicks} clicks, {r.typed} typed, "
               f"scores {r.scores} (script {r.expected_scores})")
         for text in r.expected:
-            kind = _quarx_kind(text)
-            found = kinds.setdefault(kind, [0, 0])
-            found[1] += 1
+            kinds.setdefault(_quarx_kind(text), [0, 0])[1] += 1
         for text in r.camera_moves:
             if text in r.expected:
                 kinds[_quarx_kind(text)][0] += 1
@@ -153,8 +154,8 @@ def build_parser() -> argparse.ArgumentParser:
         "footage",
         help="render a scripted demo clip (Quarx rounds, a Diceline round or an Ubongo game, hands passing over)",
         description="Render a bundled demo clip from our own renderer: the footage `serve --source demo` plays. "
-        "Diceline and Ubongo clips get a JSON sidecar (players, setup, the moves a person types and when) "
-        "and are then played through the live camera path to check that the camera reads every visible move.",
+        "Each clip gets a JSON sidecar (players, setup, the moves a person types and when) and is then "
+        "played through the live camera path to check that the camera reads every visible move.",
     )
     footage.add_argument("--game", choices=sorted(DEMO_CLIPS), default="quarx", help="which game (default quarx)")
     footage.add_argument("--out", type=Path, default=None,

@@ -17,6 +17,7 @@ from typing import Callable
 import numpy as np
 
 from rules.core import RulesError
+from server.scripted import off_script
 from server.service import TableNotFound, TableService
 from server.watcher import TableWatcher
 from vision.sources import DemoCapture, DemoClip
@@ -211,7 +212,7 @@ class DemoDriver:
 
     def _asking(self, run: DemoRun) -> bool:
         try:
-            return bool(self.service.snapshot(run.table_id)["candidates"])
+            return bool(self.service.candidates(run.table_id))  # every frame: no snapshot built for it
         except TableNotFound:
             return False
 
@@ -236,11 +237,11 @@ class DemoDriver:
         except TableNotFound:
             self._stop_run()
             return
-        base = len(run.setup)
-        done = history[base:]
-        if done != run.moves[:len(done)]:
+        done = history[len(run.setup):]
+        wrong = off_script(done, run.moves)
+        if wrong:
             # The camera made a move the script does not have: typing on would only pile up errors.
-            run.wrong = [m for i, m in enumerate(done) if i >= len(run.moves) or run.moves[i] != m]
+            run.wrong = wrong
             return
         for i in range(len(done), len(run.moves)):
             if i in run.typed_at:

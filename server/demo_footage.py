@@ -205,6 +205,7 @@ def rehearse(video: Path, required: int = 5, players: list[str] | None = None) -
     import tempfile
 
     from server.demo import DemoDriver
+    from server.scripted import click_true_candidate
     from server.service import TableService
     from server.store import EventStore
     from server.watcher import TableWatcher
@@ -225,6 +226,7 @@ def rehearse(video: Path, required: int = 5, players: list[str] | None = None) -
         scoring: list[str] = []
         clicked: list[list[str]] = []
         car = clip.sidecar or {}
+        script = list(car.get("setup", [])) + list(car.get("moves", []))
         for _ in range(clip.frames + 2):
             if driver.run is None:
                 break
@@ -233,7 +235,10 @@ def rehearse(video: Path, required: int = 5, players: list[str] | None = None) -
             if not ok:
                 break
             annotate(frame)
-            clicked += _click_true_candidate(svc, tid, car)
+            # A person at the table answers the camera's question with what happened.
+            chosen = click_true_candidate(svc, tid, script, len(svc.match(tid).moves))
+            if chosen:
+                clicked.append(chosen)
             after = svc.snapshot(tid)
             new = list(zip(after["history"], after["sources"]))[len(before["history"]):]
             if after["scores"] != before["scores"] and any(s == "camera" for _, s in new):
@@ -243,19 +248,4 @@ def rehearse(video: Path, required: int = 5, players: list[str] | None = None) -
         svc_history = list(svc.match(tid).moves)  # the full log (the shared snapshot may hide answers)
         run = driver.last
         store.close()
-    return Rehearsal(clip.game, clip.frames, list(car.get("setup", [])) + list(car.get("moves", [])),
-                     svc_history, snap["sources"], run.typed, run.missed, run.wrong, scoring, clicked)
-
-
-def _click_true_candidate(svc, tid: str, car: dict) -> list[list[str]]:
-    """A person at the table answers the camera's question with what happened (one click)."""
-    snap = svc.snapshot(tid)
-    if not snap["candidates"]:
-        return []
-    script = list(car.get("setup", [])) + list(car.get("moves", []))
-    done = len(svc.match(tid).moves)
-    for i, cand in enumerate(snap["candidates"]):
-        if script[done:done + len(cand)] == cand:
-            svc.choose(tid, i)
-            return [cand]
-    return []
+    return Rehearsal(clip.game, clip.frames, script, svc_history, snap["sources"], run.typed, run.missed, run.wrong, scoring, clicked)

@@ -16,10 +16,15 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from server.scripted import click_true_candidate, off_script
 from server.service import TableService
 from server.store import EventStore
 from server.watcher import TableWatcher
-from vision.synth.footage_diceline import DicelineScript, diceline_script, render_footage
+from vision.synth.footage_diceline import (
+    DicelineScript,
+    diceline_script,
+    render_footage,
+)
 
 
 @dataclass
@@ -70,9 +75,8 @@ def run_diceline(seed: int, max_moves: int | None = None, required: int = 3, til
                 watcher.process(next(frames))
                 run.frames += 1
                 _click(svc, tid, script, base, run)
-                log = svc.snapshot(tid)["history"][base:]
-                if log != script.moves[:len(log)]:  # the camera applied something that did not happen
-                    run.wrong = [m for i, m in enumerate(log) if i >= len(script.moves) or script.moves[i] != m]
+                run.wrong = off_script(svc.snapshot(tid)["history"][base:], script.moves)
+                if run.wrong:  # the camera applied something that did not happen
                     break
             if run.wrong:
                 break
@@ -108,18 +112,16 @@ def _type_unseen(svc: TableService, tid: str, script: DicelineScript, base: int,
 
 def _click(svc: TableService, tid: str, script: DicelineScript, base: int, run: DicelineRun) -> None:
     """One click on the candidate that is the script's next move(s), else dismiss them."""
-    snap = svc.snapshot(tid)
-    if not snap["candidates"]:
+    if not svc.candidates(tid):
         return
-    done = len(snap["history"]) - base
-    for i, cand in enumerate(snap["candidates"]):
-        if script.moves[done:done + len(cand)] == cand:
-            svc.choose(tid, i)
-            run.clicked += cand
-            run.clicks += 1
-            run.clicked_at.update(range(done, done + len(cand)))
-            return
-    svc.set_candidates(tid, [], "")
+    done = len(svc.match(tid).moves) - base
+    cand = click_true_candidate(svc, tid, script.moves, done)
+    if cand is None:
+        svc.set_candidates(tid, [], "")
+        return
+    run.clicked += cand
+    run.clicks += 1
+    run.clicked_at.update(range(done, done + len(cand)))
 
 
 def summary(runs: list[DicelineRun]) -> dict:

@@ -12,6 +12,7 @@ from typing import Callable
 
 from rules.core import Match
 from rules.registry import engine_for
+from server.scripted import click_true_candidate, off_script
 from server.service import TableService
 from server.store import EventStore
 from server.watcher import TableWatcher
@@ -108,23 +109,15 @@ def run_quarx(seed: int, detector_loader: Callable[[], object] | None = None, ro
 
 def _invented(svc: TableService, tid: str, result: HandsFreeResult) -> bool:
     """True (and the differing entries kept) when the log has left the script."""
-    log = svc.match(tid).moves  # the full log: the shared snapshot hides answers while a round is open
-    script = result.expected
-    if log == script[:len(log)]:
-        return False
-    result.invented = [m for i, m in enumerate(log) if i >= len(script) or script[i] != m]
-    return True
+    # The full log: the shared snapshot hides answers while a round is open.
+    result.invented = off_script(svc.match(tid).moves, result.expected)
+    return bool(result.invented)
 
 
 def _click_if_asked(svc: TableService, tid: str, result: HandsFreeResult) -> None:
     """A person clicks the candidate that is what happened, else dismisses them all."""
-    snap = svc.snapshot(tid)
-    if not snap["candidates"]:
+    if not svc.candidates(tid):
         return
     result.clicks += 1
-    done = len(svc.match(tid).moves)
-    for i, cand in enumerate(snap["candidates"]):
-        if result.expected[done:done + len(cand)] == cand:
-            svc.choose(tid, i)
-            return
-    svc.set_candidates(tid, [], "")
+    if click_true_candidate(svc, tid, result.expected, len(svc.match(tid).moves)) is None:
+        svc.set_candidates(tid, [], "")

@@ -78,6 +78,12 @@ class TableService:
     def match(self, table_id: str) -> Match:
         return self.table(table_id).match
 
+    def candidates(self, table_id: str) -> list[list[str]]:
+        """The camera's open question (its candidate move sequences), without building a snapshot."""
+        t = self.table(table_id)
+        with t.lock:
+            return [list(c) for c in t.candidates]
+
     def snapshot(self, table_id: str, player: str | None = None) -> dict:
         """The shared state shape of the API (as `player` may see it; None: the shared screen)."""
         t = self.table(table_id)
