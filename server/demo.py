@@ -23,7 +23,7 @@ from server.watcher import TableWatcher
 from vision.sources import DemoCapture, DemoClip
 
 DEMO_SOURCE = "demo"
-QUARX_PLAYERS = ["Ann", "Ben"]  # the bundled Quarx rounds are dealt for two
+PLAIN_CLIP_PLAYERS = ["Ann", "Ben"]  # a clip without a sidecar: the page's players, else these
 
 
 class DemoUnavailable(RuntimeError):
@@ -111,8 +111,8 @@ class DemoDriver:
         with self._lock:
             self._stop_run()
             if car is None:
-                # A plain clip (the Quarx rounds): an ordinary table of the page's players, its clip looped.
-                tid = self.service.create(game, list(players or QUARX_PLAYERS))
+                # A plain clip (no sidecar, no script): an ordinary table of the page's players, its clip looped.
+                tid = self.service.create(game, list(players or PLAIN_CLIP_PLAYERS))
                 cap.follow(game)
                 self.watcher.watch(tid)
                 return tid

@@ -106,7 +106,7 @@ VIDEO_SUFFIXES = {".mp4", ".avi", ".mkv", ".webm"}
 
 @dataclass(frozen=True)
 class DemoClip:
-    """One bundled clip: its video, its game and its sidecar (None: a plain clip, e.g. the Quarx rounds)."""
+    """One bundled clip: its video, its game and its sidecar (None: a plain clip with no script)."""
 
     path: Path
     game: str

@@ -292,13 +292,3 @@ def _card(rng: np.random.Generator, spheres: int) -> cards.FlatArt:
         except RuntimeError:  # no room for that many spheres with these distractors: redraw
             continue
     raise RuntimeError(f"cannot draw a card with {spheres} spheres")
-
-
-def write_video(frames: list[np.ndarray], path: str, fps: float = 8.0) -> None:
-    """Frames to an MP4 (mp4v) file, as the demo source plays it."""
-    out = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"mp4v"), fps, (W, H))
-    if not out.isOpened():
-        raise OSError(f"cannot write video {path}")
-    for f in frames:
-        out.write(f)
-    out.release()
