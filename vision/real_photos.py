@@ -24,8 +24,8 @@ import numpy as np
 from vision.detector.pips import count_pips
 from vision.diceline_layout import DIE
 from vision.readers.diceline_cells import PPM, WINDOW, read_die
+from vision.training.real_dice import REAL_DICE_DIR, read_labels
 
-DATASET = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "real-dice-webcam"
 # A label box's longest side relative to a 4's on the same die size, measured over the photos that
 # hold a 4 or 5: a 1's box hugs its single pip, a 6's pips spread wider; 2-5 span the same corners.
 BOX_REL = {1: 0.36, 2: 1.0, 3: 1.0, 4: 1.0, 5: 1.0, 6: 1.15}
@@ -76,7 +76,7 @@ class Report:
         return self.tallies.setdefault((reader, split), Tally())
 
 
-def load_dice(root: Path = DATASET, split: str | None = None) -> dict[str, list[Die]]:
+def load_dice(root: Path = REAL_DICE_DIR, split: str | None = None) -> dict[str, list[Die]]:
     """Every labelled die by photo name, optionally only the author's `split` ('train' or 'valid')."""
     if not (root / "split.csv").exists():
         raise FileNotFoundError(f"real-dice-webcam dataset not found at {root}")
@@ -85,13 +85,15 @@ def load_dice(root: Path = DATASET, split: str | None = None) -> dict[str, list[
         for row in csv.DictReader(fh):
             if split is not None and row["split"] != split:
                 continue
-            w, h = float(row["width"]), float(row["height"])
             name = row["filename"]
-            lines = (root / "labels" / Path(name).with_suffix(".txt").name).read_text().split("\n")
-            out[name] = [Die(name, row["split"], int(p[0]), (float(p[1]) * w, float(p[2]) * h, float(p[3]) * w,
-                                                           float(p[4]) * h))
-                         for p in (ln.split() for ln in lines) if len(p) == 5]
+            labels = read_labels(root, name, float(row["width"]), float(row["height"]))
+            out[name] = [Die(name, row["split"], lb.value, _centre_size(lb.box)) for lb in labels]
     return out
+
+
+def _centre_size(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    x1, y1, x2, y2 = box
+    return (x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1
 
 
 def box_unit(dice: list[Die]) -> float:
@@ -146,7 +148,7 @@ def read_value(window: np.ndarray, adapted: bool) -> int | None:
     return got.value if got.present else None
 
 
-def evaluate(photos: dict[str, list[Die]], root: Path = DATASET, face_per_box: float = FACE_PER_BOX) -> Report:
+def evaluate(photos: dict[str, list[Die]], root: Path = REAL_DICE_DIR, face_per_box: float = FACE_PER_BOX) -> Report:
     """read_die (as built, adapted) and count_pips on every die of `photos`, tallied on 'valid' and 'all'."""
     report = Report()
     for name, dice in photos.items():
