@@ -48,7 +48,7 @@ async function showHome() {
   }
   $("#new-table").addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const players = $("#players").value.split(",").map((s) => s.trim()).filter(Boolean);
+    const players = typedPlayers();
     const body = { game: select.value, players };
     if ($("#seed").value !== "") body.seed = Number($("#seed").value);
     try {
@@ -61,6 +61,11 @@ async function showHome() {
   });
   setupQuarxCheck();
   setupDemo();
+}
+
+// The names in the home page's players field ("Ann, Ben").
+function typedPlayers() {
+  return $("#players").value.split(",").map((s) => s.trim()).filter(Boolean);
 }
 
 // With the demo as the camera, one button per bundled clip starts a table that plays it.
@@ -76,7 +81,7 @@ async function setupDemo() {
     const title = DEMO_TITLES[clip.game] || clip.game;
     const who = clip.players ? clip.players.join(", ") : "the players above (or Ann, Ben)";
     const start = async () => {
-      const players = $("#players").value.split(",").map((s) => s.trim()).filter(Boolean);
+      const players = typedPlayers();
       const body = clip.players || !players.length ? {} : { players };
       try {
         const res = await api("POST", `/api/demo/${clip.game}`, body);
