@@ -169,7 +169,7 @@ def add_commands(sub) -> None:
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--count", type=int, default=2600, help="synthetic training images (default 2600)")
     b.add_argument("--val-count", type=int, default=200, help="synthetic validation images (default 200)")
-    b.add_argument("--real-dir", type=Path, help="real-dice-webcam folder (default ../shared/datasets/...)")
+    b.add_argument("--real-dir", type=Path, help="real-dice-webcam folder (default datasets/real-dice-webcam)")
     b.add_argument("--real-repeat", type=int, default=3, help="copies of each real train photo (default 3)")
     b.add_argument("--no-real", action="store_true", help="synthetic only")
     b.add_argument("--workers", type=int, default=2, help="render processes (default 2)")

@@ -1,6 +1,6 @@
 """The hands-free readers on real photos: the Diceline die reader and count_pips on real webcam dice.
 
-The only real labelled photos we have (shared/datasets/real-dice-webcam, see its README) show ivory
+The only real labelled photos we have (datasets/real-dice-webcam, see its README) show ivory
 dice with black pips on a light wood desk, seen obliquely from the bottom of the frame. Each label
 box encloses the top face's pips. Every labelled die is cut out as the Diceline reader would see it
 in a cell (a WINDOW-mm window at PPM pixels per mm, the die's top face near the middle) and read by

@@ -12,13 +12,13 @@ import pytest
 from vision.real_photos import FACE_PER_BOX, Report, evaluate, load_dice
 
 ROOT = Path(__file__).resolve().parents[2]
-DATASET = ROOT.parent / "shared" / "datasets" / "real-dice-webcam"
+DATASET = ROOT / "datasets" / "real-dice-webcam"
 
 
 @pytest.fixture(scope="module")
 def report() -> Report:
     assert (DATASET / "split.csv").exists(), (
-        f"real photos missing: expected the real-dice-webcam dataset at {DATASET} (../shared beside the repo)")
+        f"real photos missing: expected the real-dice-webcam dataset at {DATASET} (datasets/real-dice-webcam in the repository)")
     valid = load_dice(DATASET, split="valid")
     assert sum(len(d) for d in valid.values()) == 255  # the README's valid split: 86 images, 255 dice
     return evaluate(valid, DATASET, FACE_PER_BOX)

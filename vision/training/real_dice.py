@@ -5,7 +5,7 @@ import csv
 from dataclasses import dataclass
 from pathlib import Path
 
-REAL_DICE_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "datasets" / "real-dice-webcam"
+REAL_DICE_DIR = Path(__file__).resolve().parents[2] / "datasets" / "real-dice-webcam"
 
 # Its boxes enclose the pips, ours the whole top face. Factor = face side / pip-box long side,
 # estimated from the set's median box sizes per value (a "1" box is about one pip wide,
