@@ -37,12 +37,15 @@ def _dice(args: argparse.Namespace) -> int:
             _err("dice", str(e))
             status = 2
             continue
-        dice = read_dice(frame, det, conf=args.conf, value_source=args.value_source)
+        dice = read_dice(frame, det, conf=args.conf, value_source=args.value_source, sliced=not args.no_slice)
         if args.json:
             print(json.dumps({"image": path, "dice": [d.to_json() for d in dice]}), flush=True)
         else:
-            total = sum(d.value for d in dice)
-            body = ", ".join(f"{d.value} ({d.color})" for d in dice) or "no dice"
+            total = sum(d.value or 0 for d in dice)
+            unsure = sum(d.value is None for d in dice)
+            body = ", ".join(f"{d.value or '?'} ({d.color})" for d in dice) or "no dice"
+            if unsure:
+                body += f"; {unsure} unsure (not counted)"
             print(f"{path}: {len(dice)} dice, total {total}: {body}", flush=True)
         if args.annotate:
             _save_annotated(args.annotate, path, annotate(frame, dice))
@@ -136,10 +139,12 @@ def add_commands(sub) -> None:
     p.add_argument("--json", action="store_true",
                    help='one JSON object per line per image: {"image", "dice": [{"value", "color", "box", "confidence"}]}')
     p.add_argument("--conf", type=float, default=0.25, help="minimum detection confidence (default 0.25)")
-    p.add_argument("--value-source", choices=["net", "pips", "auto"], default="pips",
-                   help="who reads the value: the classical pip counter with the network as fallback "
-                        "(default, measured best on real photos), the network alone, or the counter only "
-                        "where the network is unsure")
+    p.add_argument("--value-source", choices=["reader", "net", "pips", "auto"], default="reader",
+                   help="who reads the value: the crop classifier checked by the pip counter, unsure "
+                        "(null) when they disagree (default); the pip counter with the network as fallback; "
+                        "the network alone; or the counter only where the network is unsure")
+    p.add_argument("--no-slice", action="store_true",
+                   help="run the detector on the whole frame only (faster; misses small dice)")
     p.add_argument("--model", type=Path, help="ONNX model (default models/detector.onnx)")
     p.add_argument("--annotate", type=Path, metavar="DIR", help="also write annotated copies into DIR")
     p.set_defaults(func=_dice)

@@ -1,28 +1,43 @@
-"""Reading dice: network boxes, value from the network or the classical pip counter, colour."""
+"""Reading dice: boxes from the detector (whole frame and tiles), value from the crop classifier
+cross-checked by the classical pip counter, colour from the face's measured colour.
+
+One die reader for every path: the `dice` command, the photo check and the hands-free readers.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
 from vision.detector.classes import DIE_CLASSES, die_value
 from vision.detector.color import die_color, white_balance_gains
-from vision.detector.model import Detector, load_detector
+from vision.detector.die_crop import square_crop
+from vision.detector.die_values import NO_DIE, DieValueModel, load_value_model
+from vision.detector.model import Detection, Detector, load_detector
 from vision.detector.pips import count_pips
+from vision.detector.slicing import detect_sliced
 
-VALUE_SOURCES = ("net", "pips", "auto")
+ValueSource = Literal["reader", "net", "pips", "auto"]
+VALUE_SOURCES: tuple[str, ...] = ("reader", "net", "pips", "auto")
+SURE = 0.9         # the classifier alone must be this sure when the pip counter cannot tell
+AGREE = 0.4        # ... and only this sure when the pip counter reads the same value
+NOT_A_DIE = 0.7    # a box the classifier calls "no die" this surely is dropped
 
 
 @dataclass(frozen=True)
 class DieReading:
-    """One die: top value, colour name, top-face box in original pixels, confidence 0..1."""
+    """One die: top value (None: unsure), colour name, top-face box in original pixels,
+    detector confidence 0..1, and what each value source said."""
 
-    value: int
+    value: int | None
     color: str
     box: tuple[float, float, float, float]
     confidence: float
     net_value: int
     pip_value: int | None
+    crop_value: int | None = None
+    crop_prob: float = 0.0
 
     def to_json(self) -> dict:
         return {"value": self.value, "color": self.color,
@@ -34,25 +49,53 @@ def _crop(frame: np.ndarray, box) -> np.ndarray:
     return frame[max(0, y1):max(0, y2), max(0, x1):max(0, x2)]
 
 
+def decide(probs: np.ndarray, pip: int | None) -> int | None:
+    """The value the classifier and the pip counter agree on, None when they do not.
+
+    The classifier decides; the pip counter can only confirm or veto: a counted value that
+    differs makes the die unsure (never a guess), and no count asks more of the classifier.
+    """
+    v = int(np.argmax(probs[1:])) + 1
+    p = float(probs[v])
+    if pip is None:
+        return v if p >= SURE else None
+    return v if pip == v and p >= AGREE else None
+
+
 def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float = 0.25,
-              value_source: str = "pips") -> list[DieReading]:
+              value_source: ValueSource = "reader", sliced: bool = True,
+              value_model: DieValueModel | None = None) -> list[DieReading]:
     """All pip dice in a BGR frame, left to right.
 
-    value_source: "pips" (default: classical count, the network's class when the counter
-    cannot tell; measured better on real photos, see models/MODEL_CARD.md), "net" (the
-    detector's class) or "auto" (classical count only where the network is unsure).
+    value_source: "reader" (default: the crop classifier checked by the pip counter; boxes it
+    calls "no die" are dropped; falls back to "pips" when no classifier is installed), "pips"
+    (classical count, the network's class when the counter cannot tell), "net" (the detector's
+    class) or "auto" (classical count only where the network is unsure).
+    sliced: also run the detector on overlapping tiles so that small dice are found.
     """
     if value_source not in VALUE_SOURCES:
         raise ValueError(f"value_source must be one of {VALUE_SOURCES}")
     det = detector or load_detector()
-    dets = [d for d in det.detect(frame, conf=conf) if d.cls in DIE_CLASSES]
+    classes = set(DIE_CLASSES)
+    dets: list[Detection] = (detect_sliced(det, frame, conf=conf, classes=classes) if sliced
+                             else det.detect(frame, conf=conf, classes=classes))
+    model = value_model or (load_value_model() if value_source == "reader" else None)
+    probs = (model.probabilities([square_crop(frame, d.box) for d in dets]) if model is not None
+             else np.zeros((len(dets), 7), np.float32))
     gains = white_balance_gains(frame)
     out = []
-    for d in dets:
+    for d, p in zip(dets, probs):
         net = die_value(d.cls) or 0
         pip = count_pips(_crop(frame, d.box))
-        value = net
-        if pip is not None and (value_source == "pips" or (value_source == "auto" and d.score < 0.6)):
-            value = pip
-        out.append(DieReading(value, die_color(frame, d.box, gains), d.box, d.score, net, pip))
+        crop_v = int(np.argmax(p[1:])) + 1 if model is not None else None
+        if value_source == "reader" and model is not None:
+            if p[NO_DIE] >= NOT_A_DIE:
+                continue
+            value: int | None = decide(p, pip)
+        else:
+            value = net
+            if pip is not None and (value_source in ("pips", "reader") or (value_source == "auto" and d.score < 0.6)):
+                value = pip
+        out.append(DieReading(value, die_color(frame, d.box, gains), d.box, d.score, net, pip,
+                              crop_v, float(p[crop_v]) if crop_v else 0.0))
     return sorted(out, key=lambda r: (r.box[0], r.box[1]))

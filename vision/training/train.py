@@ -33,8 +33,10 @@ def _threads(threads: int) -> None:
 
 def train(data: Path, epochs: int = 16, imgsz: int = 320, batch: int = 32, name: str = "detector",
           resume: bool = False, threads: int = 2, model_yaml: str = "yolo11n.yaml",
-          close_mosaic: int = 4, hours: float | None = None) -> Path:
-    """Train from scratch (or resume runs/<name>/weights/last.pt); returns the run folder.
+          close_mosaic: int = 4, hours: float | None = None, start: Path | None = None,
+          lr0: float | None = None) -> Path:
+    """Train from scratch, or from our own checkpoint `start` with the full schedule (mosaic,
+    warm-up, decay), or resume runs/<name>/weights/last.pt; returns the run folder.
 
     hours: a time budget; ultralytics then re-plans the epoch count (and the learning-rate
     decay and the final no-mosaic epochs) after every epoch, which suits a shared CPU.
@@ -51,11 +53,16 @@ def train(data: Path, epochs: int = 16, imgsz: int = 320, batch: int = 32, name:
         extra = {"time": hours} if hours else {}
         YOLO(str(last)).train(resume=True, device="cpu", workers=0, close_mosaic=close_mosaic, **extra)
         return run
-    model = YOLO(model_yaml)  # built from YAML: a .pt name would try to download weights
+    # Built from YAML (a bare .pt name would try to download weights) or from our own file.
+    model = YOLO(str(start) if start else model_yaml)
+    extra: dict = {"time": hours} if hours else {}
+    if lr0 is not None:
+        extra.update(optimizer="AdamW", lr0=lr0)
+    # pretrained=False would make ultralytics drop the weights of a `start` checkpoint.
     model.train(data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu", workers=0,
-                pretrained=False, amp=False, plots=False, project=str(RUNS), name=name,
+                pretrained=start is not None, amp=False, plots=False, project=str(RUNS), name=name,
                 exist_ok=True, cache="ram", deterministic=False, seed=0, patience=1000,
-                close_mosaic=close_mosaic, verbose=True, **({"time": hours} if hours else {}))
+                close_mosaic=close_mosaic, verbose=True, **extra)
     return run
 
 
@@ -104,6 +111,8 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--export", type=Path, help="export this checkpoint to ONNX")
     ap.add_argument("--finetune", type=Path, help="fine-tune from this checkpoint (low lr, no mosaic)")
+    ap.add_argument("--start", type=Path, help="train from this checkpoint of ours (full schedule)")
+    ap.add_argument("--lr0", type=float, help="initial learning rate (AdamW); default: ultralytics' choice")
     ap.add_argument("--output", type=Path, default=MODELS / "detector.onnx")
     ap.add_argument("--dynamic", action="store_true", help="dynamic input size")
     a = ap.parse_args()
@@ -113,7 +122,7 @@ def main() -> None:
         print(export(a.export, a.output, imgsz=a.imgsz, threads=a.threads, dynamic=a.dynamic))
     else:
         print(train(a.data, a.epochs, a.imgsz, a.batch, a.name, a.resume, a.threads,
-                    close_mosaic=a.close_mosaic, hours=a.hours))
+                    close_mosaic=a.close_mosaic, hours=a.hours, start=a.start, lr0=a.lr0))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,108 @@
+"""The one die reader: crops cut one way, tiles for small dice, a value only when the classifier
+and the pip counter agree (unsure is None, never a guess)."""
+import numpy as np
+import pytest
+
+from vision.detector.dice import AGREE, SURE, decide, read_dice
+from vision.detector.die_crop import CROP_SIZE, crops_blob, square_crop
+from vision.detector.model import Detection
+from vision.detector.slicing import detect_sliced, merge, tiles
+
+
+def _probs(value: int, p: float) -> np.ndarray:
+    out = np.full(7, (1 - p) / 6, np.float32)
+    out[value] = p
+    return out
+
+
+@pytest.mark.parametrize("box", [(10, 10, 40, 40), (-80, -80, -20, -20), (300, 220, 420, 330),
+                                 (100, 100, 102, 101), (0, 0, 320, 240)])
+def test_square_crop_is_always_the_classifier_size(box):
+    frame = np.random.default_rng(0).integers(0, 255, (240, 320, 3), dtype=np.uint8)
+    crop = square_crop(frame, box)
+    assert crop.shape == (CROP_SIZE, CROP_SIZE, 3) and crop.dtype == np.uint8
+    assert crops_blob([crop, crop]).shape == (2, 3, CROP_SIZE, CROP_SIZE)
+
+
+def test_square_crop_keeps_the_die_centred():
+    frame = np.zeros((200, 200, 3), np.uint8)
+    frame[90:110, 90:110] = 255  # a white 20 px face
+    crop = square_crop(frame, (90, 90, 110, 110))
+    ys, xs = np.nonzero(crop[:, :, 0] > 128)
+    assert abs(xs.mean() - (CROP_SIZE - 1) / 2) < 1 and abs(ys.mean() - (CROP_SIZE - 1) / 2) < 1
+    assert crop[0, 0, 0] == 0  # the margin shows table around the face
+
+
+def test_decide_agrees_or_says_unsure():
+    assert decide(_probs(4, 0.95), None) == 4          # sure, nothing counted against it
+    assert decide(_probs(4, SURE - 0.05), None) is None  # not sure enough alone
+    assert decide(_probs(4, AGREE + 0.05), 4) == 4      # less sure, but the pips agree
+    assert decide(_probs(4, 0.999), 5) is None          # they disagree: unsure, never a guess
+    assert decide(_probs(4, AGREE - 0.05), 4) is None
+
+
+def test_tiles_cover_the_frame_with_overlap():
+    wins = tiles(640, 480, 320)
+    assert wins[0] == (0, 0, 320, 320) and wins[-1] == (320, 160, 640, 480)
+    covered = np.zeros((480, 640), bool)
+    for x1, y1, x2, y2 in wins:
+        covered[y1:y2, x1:x2] = True
+    assert covered.all()
+    assert tiles(300, 200, 320) == [(0, 0, 300, 200)]
+
+
+def test_merge_keeps_the_best_box_and_drops_boxes_inside_it():
+    dets = [Detection("die_3", (10, 10, 50, 50), 0.9), Detection("die_4", (12, 11, 51, 50), 0.6),
+            Detection("die_1", (25, 25, 35, 35), 0.8), Detection("die_2", (100, 100, 130, 130), 0.5)]
+    kept = merge(dets)
+    assert [d.box for d in kept] == [(10, 10, 50, 50), (100, 100, 130, 130)]
+
+
+class _TileDetector:
+    """Finds one 'die' wherever a white square is whole in its input: a stand-in network."""
+
+    imgsz = 320
+
+    def detect(self, frame, conf=0.25, iou=0.5, classes=None, imgsz=None):
+        m = frame[:, :, 0] > 200
+        if not m.any():
+            return []
+        ys, xs = np.nonzero(m)
+        box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+        scale = 1.0 if max(frame.shape[:2]) <= 320 else 0.5  # the whole frame is seen at half size
+        return [Detection("die_2", box, 0.9 * scale)]
+
+
+def test_detect_sliced_maps_tile_boxes_back_to_the_frame():
+    frame = np.zeros((480, 640, 3), np.uint8)
+    frame[400:420, 500:520] = 255
+    got = detect_sliced(_TileDetector(), frame)
+    assert [d.box for d in got] == [(500.0, 400.0, 520.0, 420.0)]
+    assert got[0].score == pytest.approx(0.9)  # a tile's full-size view beats the shrunk frame
+
+
+class _Values:
+    """A stand-in value classifier: 'no die' for dark crops, a sure 5 for light ones."""
+
+    def probabilities(self, crops):
+        return np.stack([_probs(0, 0.95) if c.mean() < 60 else _probs(5, 0.97) for c in crops])
+
+
+class _Fixed:
+    imgsz = 320
+
+    def __init__(self, dets):
+        self.dets = dets
+
+    def detect(self, frame, conf=0.25, iou=0.5, classes=None, imgsz=None):
+        return list(self.dets)
+
+
+def test_reader_drops_what_the_classifier_calls_no_die():
+    frame = np.full((240, 320, 3), 30, np.uint8)
+    frame[100:140, 100:140] = 230
+    dets = [Detection("die_5", (100, 100, 140, 140), 0.8), Detection("die_1", (10, 10, 40, 40), 0.5)]
+    got = read_dice(frame, _Fixed(dets), value_model=_Values(), sliced=False)
+    assert len(got) == 1 and got[0].box == (100, 100, 140, 140)
+    assert got[0].value in (5, None)  # a plain square has no pips to count: the 0.97 five stands alone
+    assert got[0].to_json()["value"] == got[0].value

@@ -1,0 +1,60 @@
+"""The die value classifier (ONNX, run by onnxruntime): 32 px crop -> no die, or top value 1..6.
+
+Trained by `vision.training.die_classifier` on synthetic crops of many die styles (and, for the
+shipped model, the real webcam train split); see models/MODEL_CARD.md.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from vision.detector.die_crop import crops_blob
+from vision.detector.errors import NoModelError
+
+DEFAULT_VALUE_MODEL = Path(__file__).resolve().parents[2] / "models" / "die_values.onnx"
+NO_DIE = 0
+
+
+class DieValueModel:
+    """A loaded classifier; probabilities() is safe to call from several threads at once."""
+
+    def __init__(self, path: str | Path | None = None, threads: int | None = None):
+        import onnxruntime as ort
+
+        self.path = Path(path) if path else Path(os.environ.get("TABLESIGHT_VALUE_MODEL", DEFAULT_VALUE_MODEL))
+        if not self.path.is_file():
+            raise NoModelError(f"no die value model installed: {self.path} not found "
+                               "(train one with `python -m vision.training.die_classifier`)")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads or int(os.environ.get("TABLESIGHT_THREADS", "2"))
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3
+        self.session = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
+        self.input_name = self.session.get_inputs()[0].name
+
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        """N x 7 probabilities (column 0: no die; column v: top value v) for N BGR crops."""
+        if not crops:
+            return np.zeros((0, 7), np.float32)
+        logits = self.session.run(None, {self.input_name: crops_blob(crops)})[0]
+        e = np.exp(logits - logits.max(1, keepdims=True))
+        return e / e.sum(1, keepdims=True)
+
+
+_cache: dict[str, DieValueModel] = {}
+_lock = threading.Lock()
+
+
+def load_value_model(path: str | Path | None = None) -> DieValueModel | None:
+    """The shared classifier for a path, or None when no model file is installed."""
+    key = str(path or os.environ.get("TABLESIGHT_VALUE_MODEL", DEFAULT_VALUE_MODEL))
+    with _lock:
+        if key not in _cache:
+            try:
+                _cache[key] = DieValueModel(path)
+            except NoModelError:
+                return None
+        return _cache[key]

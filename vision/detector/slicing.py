@@ -1,0 +1,76 @@
+"""Running the detector at the scale the dice are: the whole frame plus overlapping tiles.
+
+A 320 px network sees a 25 px die in a 640 px photo as a 12 px smudge. Tiles of the network's
+own input size (stride half a tile) show it at full size; the whole-frame pass still finds dice
+too large for a tile. Boxes cut by a tile's inner edge are dropped (the neighbouring tile or the
+whole frame holds that die whole), then all passes are merged by class-agnostic NMS and by
+dropping a box that lies mostly inside a better one (a pip cluster or half a die).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from vision.detector.geometry import nms
+from vision.detector.model import Detection, Detector
+
+EDGE = 2.0  # px: a box this close to a tile's inner edge was cut by it
+
+
+def tiles(w: int, h: int, tile: int) -> list[tuple[int, int, int, int]]:
+    """Overlapping tile windows (x1, y1, x2, y2) covering a w x h frame, stride tile / 2."""
+    def starts(n: int) -> list[int]:
+        if n <= tile:
+            return [0]
+        step = tile // 2
+        s = list(range(0, n - tile, step))
+        return s + [n - tile]
+    return [(x, y, x + min(tile, w), y + min(tile, h)) for y in starts(h) for x in starts(w)]
+
+
+def _cut(box: tuple[float, ...], win: tuple[int, int, int, int], w: int, h: int) -> bool:
+    x1, y1, x2, y2 = box
+    wx1, wy1, wx2, wy2 = win
+    return ((wx1 > 0 and x1 - wx1 < EDGE) or (wy1 > 0 and y1 - wy1 < EDGE)
+            or (wx2 < w and wx2 - x2 < EDGE) or (wy2 < h and wy2 - y2 < EDGE))
+
+
+def merge(dets: list[Detection], iou: float = 0.5, inside: float = 0.75) -> list[Detection]:
+    """Class-agnostic NMS, then drop boxes lying `inside` (share of their area) a kept better box."""
+    if not dets:
+        return []
+    boxes = np.array([d.box for d in dets], np.float32)
+    scores = np.array([d.score for d in dets], np.float32)
+    kept: list[int] = []
+    for i in nms(boxes, scores, iou):
+        b = boxes[i]
+        area = max((b[2] - b[0]) * (b[3] - b[1]), 1e-6)
+        covered = False
+        for j in kept:
+            o = boxes[j]
+            iw = min(b[2], o[2]) - max(b[0], o[0])
+            ih = min(b[3], o[3]) - max(b[1], o[1])
+            if iw > 0 and ih > 0 and iw * ih / area > inside:
+                covered = True
+                break
+        if not covered:
+            kept.append(int(i))
+    return [dets[i] for i in kept]
+
+
+def detect_sliced(detector: Detector, frame: np.ndarray, conf: float = 0.25, iou: float = 0.5,
+                  classes: set[str] | None = None, tile: int | None = None) -> list[Detection]:
+    """Detections from the whole frame and its tiles, merged; boxes in the frame's pixels.
+
+    A frame no larger than 1.25 tiles on its long side gets the whole-frame pass only.
+    """
+    h, w = frame.shape[:2]
+    size = tile or detector.imgsz
+    out = detector.detect(frame, conf=conf, iou=iou, classes=classes)
+    if max(w, h) > 1.25 * size:
+        for win in tiles(w, h, size):
+            x1, y1, x2, y2 = win
+            for d in detector.detect(frame[y1:y2, x1:x2], conf=conf, iou=iou, classes=classes):
+                b = (d.box[0] + x1, d.box[1] + y1, d.box[2] + x1, d.box[3] + y1)
+                if not _cut(b, win, w, h):
+                    out.append(Detection(d.cls, b, d.score))
+    return merge(out, iou)

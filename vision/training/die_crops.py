@@ -1,0 +1,145 @@
+"""Crops for the die value classifier: synthetic renders of many die styles, and real photos.
+
+Every crop is cut by `vision.detector.die_crop.square_crop`, the function the reader uses at
+run time. Positives are dice (class = top value 1..6), with their box jittered the way the
+detector's boxes are off; class 0 ("no die") holds what the detector must not read as a die:
+Ubongo dice, bonus and number cards, spheres, clutter, bare table, and boxes that slid off a
+die onto its side faces.
+"""
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from vision.detector.classes import CLASSES, die_value
+from vision.detector.die_crop import square_crop
+from vision.detector.image_io import read_image
+from vision.synth import render_image
+from vision.training import real_dice
+
+NO_DIE = 0
+KINDS = ("dice", "dice", "dice", "mixed", "quarx")  # renders drawn per cycle: mostly dice
+
+
+def _jitter(rng: np.random.Generator, box, shift: float = 0.08, lo: float = 0.85, hi: float = 1.2):
+    x1, y1, x2, y2 = box
+    side = max(x2 - x1, y2 - y1)
+    cx = (x1 + x2) / 2 + rng.normal(0, shift) * side
+    cy = (y1 + y2) / 2 + rng.normal(0, shift) * side
+    s = side * rng.uniform(lo, hi) / 2
+    return cx - s, cy - s, cx + s, cy + s
+
+
+def _off_die(rng: np.random.Generator, box):
+    """A box slid 0.75-1.1 sides away: side faces, shadow and table, not the top face."""
+    x1, y1, x2, y2 = box
+    side = max(x2 - x1, y2 - y1)
+    a = rng.uniform(0, 2 * np.pi)
+    d = side * rng.uniform(0.75, 1.1)
+    cx, cy = (x1 + x2) / 2 + np.cos(a) * d, (y1 + y2) / 2 + np.sin(a) * d
+    s = side * rng.uniform(0.8, 1.1) / 2
+    return cx - s, cy - s, cx + s, cy + s
+
+
+def _overlap(a, b) -> float:
+    """Intersection over the smaller box's area."""
+    iw = min(a[2], b[2]) - max(a[0], b[0])
+    ih = min(a[3], b[3]) - max(a[1], b[1])
+    if iw <= 0 or ih <= 0:
+        return 0.0
+    return iw * ih / max(min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1])), 1e-6)
+
+
+def _free_box(rng: np.random.Generator, w: int, h: int, taken: list) -> tuple | None:
+    for _ in range(10):
+        side = float(np.exp(rng.uniform(np.log(12), np.log(90))))
+        cx, cy = rng.uniform(side / 2, w - side / 2), rng.uniform(side / 2, h - side / 2)
+        b = (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)
+        if all(b[2] < t[0] or b[0] > t[2] or b[3] < t[1] or b[1] > t[3] for t in taken):
+            return b
+    return None
+
+
+def synthetic_crops(seed: int, index: int) -> tuple[np.ndarray, np.ndarray]:
+    """Crops and classes from one render of `seed` (deterministic)."""
+    kind = KINDS[index % len(KINDS)]
+    r = render_image(seed, index, kind=kind)
+    rng = np.random.default_rng([seed, index, 7])
+    h, w = r.image.shape[:2]
+    crops, ys = [], []
+    taken = [lb.box for lb in r.labels]
+    for lb in r.labels:
+        v = die_value(CLASSES[lb.cls])
+        if v is not None:
+            for _ in range(2):
+                crops.append(square_crop(r.image, _jitter(rng, lb.box)))
+                ys.append(v)
+            off = _off_die(rng, lb.box)
+            if rng.random() < 0.3 and not any(_overlap(off, t) > 0.25 for t in taken if t is not lb.box):
+                crops.append(square_crop(r.image, off))
+                ys.append(NO_DIE)
+        elif rng.random() < 0.5:
+            crops.append(square_crop(r.image, _jitter(rng, lb.box)))
+            ys.append(NO_DIE)
+    for _ in range(2 if kind == "dice" else 1):
+        b = _free_box(rng, w, h, taken)
+        if b is not None:
+            crops.append(square_crop(r.image, b))
+            ys.append(NO_DIE)
+    if not crops:
+        return np.zeros((0, 32, 32, 3), np.uint8), np.zeros(0, np.int64)
+    return np.stack(crops), np.array(ys, np.int64)
+
+
+def _job(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    seed, start, stop = args
+    parts = [synthetic_crops(seed, i) for i in range(start, stop)]
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def build_synthetic(seed: int, images: int, workers: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Crops from `images` renders of `seed`."""
+    step = 100
+    jobs = [(seed, s, min(s + step, images)) for s in range(0, images, step)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as ex:
+            parts = list(ex.map(_job, jobs))
+    else:
+        parts = [_job(j) for j in jobs]
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def real_crops(root: Path, split: str, copies: int = 3, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of the real photos of one split, their pip boxes grown to face boxes, jittered."""
+    rng = np.random.default_rng(seed)
+    crops, ys = [], []
+    for name in real_dice.split_names(root, split):
+        frame = read_image(root / "images" / name)
+        h, w = frame.shape[:2]
+        for lb in real_dice.read_labels(root, name, w, h):
+            face = real_dice.face_box(lb, w, h)
+            for k in range(copies):
+                crops.append(square_crop(frame, face if k == 0 else _jitter(rng, face)))
+                ys.append(lb.value)
+    return np.stack(crops), np.array(ys, np.int64)
+
+
+def main() -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="build die-crop arrays (python -m vision.training.die_crops)")
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--images", type=int, default=4000)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--out", type=Path, required=True)
+    a = ap.parse_args()
+    x, y = build_synthetic(a.seed, a.images, a.workers)
+    a.out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(a.out, x=x, y=y)
+    print(f"{len(y)} crops -> {a.out}; per class {np.bincount(y, minlength=7).tolist()}")
+
+
+if __name__ == "__main__":
+    main()

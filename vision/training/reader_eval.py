@@ -1,0 +1,159 @@
+"""The die reader as a user meets it, measured on pictures it never trained on.
+
+Two test beds: the real webcam photos (`datasets/real-dice-webcam`, any split) and the hold-out
+render style (`vision.synth.holdout_dice`, never trained on). A prediction is right when its box
+holds a labelled die's centre and the values agree (the real set's README rule), each label
+matched at most once. Reported: recall (dice found with the right value), precision (sure
+answers that are right), dice found at all, unsure answers, colour right, recall by die size.
+"""
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from vision.detector import load_detector, read_dice, read_image
+from vision.detector.die_values import load_value_model
+from vision.synth.holdout_dice import render_holdout
+from vision.training import real_dice
+
+SIZE_BINS = (0, 20, 35, 60, 100, 10_000)  # die side in pixels
+
+
+def _bin(side: float) -> str:
+    for lo, hi in zip(SIZE_BINS, SIZE_BINS[1:]):
+        if lo <= side < hi:
+            return f"{lo}-{hi}px" if hi < 10_000 else f">={lo}px"
+    return "?"
+
+
+@dataclass
+class ReaderTally:
+    """Counts over a test bed; as_dict() gives the rates."""
+
+    labels: int = 0
+    found_any: int = 0
+    found_right: int = 0
+    answers: int = 0
+    sure: int = 0
+    sure_right: int = 0
+    colour_n: int = 0
+    colour_right: int = 0
+    by_size: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    value_confusion: dict = field(default_factory=lambda: defaultdict(lambda: defaultdict(int)))
+    colour_confusion: dict = field(default_factory=lambda: defaultdict(lambda: defaultdict(int)))
+    mistakes: list = field(default_factory=list)
+
+    def add(self, name: str, readings, labels: list[tuple[tuple, int, str | None, float]]) -> None:
+        """labels: (box, value, colour or None, side in px)."""
+        self.labels += len(labels)
+        self.answers += len(readings)
+        used_any = [False] * len(labels)
+        used = [False] * len(labels)
+        for r in sorted(readings, key=lambda r: -r.confidence):
+            if r.value is not None:
+                self.sure += 1
+            best = -1
+            best_d = 1e18
+            for i, (lb, _, _, _) in enumerate(labels):
+                cx, cy = (lb[0] + lb[2]) / 2, (lb[1] + lb[3]) / 2
+                if used_any[i] or not (r.box[0] <= cx <= r.box[2] and r.box[1] <= cy <= r.box[3]):
+                    continue
+                d = ((r.box[0] + r.box[2]) / 2 - cx) ** 2 + ((r.box[1] + r.box[3]) / 2 - cy) ** 2
+                if d < best_d:
+                    best, best_d = i, d
+            if best < 0:
+                if r.value is not None:
+                    self.mistakes.append((name, r.box, "no die here", r.value))
+                continue
+            used_any[best] = True
+            _, value, colour, _ = labels[best]
+            self.value_confusion[value][r.value if r.value is not None else "unsure"] += 1
+            if colour is not None:
+                self.colour_n += 1
+                self.colour_right += r.color == colour
+                self.colour_confusion[colour][r.color] += 1
+            if r.value == value:
+                used[best] = True
+                self.sure_right += 1
+            elif r.value is not None:
+                self.mistakes.append((name, r.box, f"read {r.value}, is {value}", r.value))
+        self.found_any += sum(used_any)
+        self.found_right += sum(used)
+        for (lb, _, _, side), ok in zip(labels, used):
+            b = self.by_size[_bin(side)]
+            b[0] += 1
+            b[1] += ok
+
+    def as_dict(self) -> dict:
+        n = max(self.labels, 1)
+        return {"labels": self.labels, "recall": round(self.found_right / n, 4),
+                "precision_of_sure_answers": round(self.sure_right / max(self.sure, 1), 4),
+                "answers_right": round(self.sure_right / max(self.answers, 1), 4),
+                "found_any": round(self.found_any / n, 4), "answers": self.answers,
+                "unsure_answers": self.answers - self.sure, "wrong_sure_answers": self.sure - self.sure_right,
+                "colour_right": round(self.colour_right / max(self.colour_n, 1), 4) if self.colour_n else None,
+                "recall_by_size": {k: round(v[1] / max(v[0], 1), 4) for k, v in sorted(self.by_size.items())},
+                "dice_by_size": {k: v[0] for k, v in sorted(self.by_size.items())},
+                "value_confusion": {str(k): dict(v) for k, v in sorted(self.value_confusion.items())},
+                "colour_confusion": {k: dict(v) for k, v in sorted(self.colour_confusion.items())}}
+
+
+def eval_real(root: Path, split: str, det, **kw) -> ReaderTally:
+    t = ReaderTally()
+    for name in real_dice.split_names(root, split):
+        frame = read_image(root / "images" / name)
+        h, w = frame.shape[:2]
+        labels = []
+        for lb in real_dice.read_labels(root, name, w, h):
+            x1, y1, x2, y2 = real_dice.face_box(lb, w, h)
+            labels.append((lb.box, lb.value, None, max(x2 - x1, y2 - y1)))
+        t.add(name, read_dice(frame, det, **kw), labels)
+    return t
+
+
+def eval_holdout(seed: int, count: int, det, **kw) -> ReaderTally:
+    t = ReaderTally()
+    for i in range(count):
+        r = render_holdout(seed, i)
+        labels = [(d.box, d.value, d.color, d.side) for d in r.dice]
+        t.add(f"holdout_{seed}_{i}", read_dice(r.image, det, **kw), labels)
+    return t
+
+
+def main() -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="measure the die reader (python -m vision.training.reader_eval)")
+    ap.add_argument("--model", type=Path, help="detector ONNX (default models/detector.onnx)")
+    ap.add_argument("--value-model", type=Path, help="value classifier ONNX (default models/die_values.onnx)")
+    ap.add_argument("--real-dir", type=Path, default=real_dice.REAL_DICE_DIR)
+    ap.add_argument("--splits", nargs="*", default=["valid"])
+    ap.add_argument("--holdout-seed", type=int, default=77)
+    ap.add_argument("--holdout-count", type=int, default=200)
+    ap.add_argument("--value-source", default="reader")
+    ap.add_argument("--no-slice", action="store_true")
+    ap.add_argument("--out", type=Path)
+    a = ap.parse_args()
+    det = load_detector(a.model)
+    kw = {"value_source": a.value_source, "sliced": not a.no_slice,
+          "value_model": load_value_model(a.value_model) if a.value_model else None}
+    res: dict = {"detector": str(det.path), "value_model": str(a.value_model or "default"), **{
+        k: v for k, v in kw.items() if k != "value_model"}}
+    for split in a.splits:
+        res[f"real_{split}"] = eval_real(a.real_dir, split, det, **kw).as_dict()
+        print(json.dumps({f"real_{split}": {k: v for k, v in res[f"real_{split}"].items()
+                                             if "confusion" not in k}}), flush=True)
+    if a.holdout_count:
+        res["holdout"] = eval_holdout(a.holdout_seed, a.holdout_count, det, **kw).as_dict()
+        print(json.dumps({"holdout": {k: v for k, v in res["holdout"].items() if "confusion" not in k}}),
+              flush=True)
+    if a.out:
+        a.out.write_text(json.dumps(res, indent=1))
+
+
+if __name__ == "__main__":
+    main()
