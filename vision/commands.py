@@ -23,12 +23,32 @@ def _detector(cmd: str, path: Path | None):
         return None
 
 
+def _profile(path: Path | None):
+    """(value model, profile) for --profile, or an error message in words."""
+    from vision.detector.die_values import load_value_model
+    from vision.detector.profile import ProfileError, load_profile
+
+    model = load_value_model()
+    if path is None:
+        return model, None, None
+    if model is None:
+        return None, None, "a dice profile needs the die value model (models/die_values.onnx), which is missing"
+    try:
+        return model, load_profile(path, model.digest), None
+    except ProfileError as e:
+        return None, None, str(e)
+
+
 def _dice(args: argparse.Namespace) -> int:
     from vision.detector import BadImageError, annotate, read_dice, read_image
 
     det = _detector("dice", args.model)
     if det is None:
         return 3
+    model, profile, problem = _profile(args.profile)
+    if problem:
+        _err("dice", problem)
+        return 2
     status = 0
     for path in args.images:
         try:
@@ -37,7 +57,8 @@ def _dice(args: argparse.Namespace) -> int:
             _err("dice", str(e))
             status = 2
             continue
-        dice = read_dice(frame, det, conf=args.conf, value_source=args.value_source, sliced=not args.no_slice)
+        dice = read_dice(frame, det, conf=args.conf, value_source=args.value_source, sliced=not args.no_slice,
+                         value_model=model, profile=profile)
         if args.json:
             print(json.dumps({"image": path, "dice": [d.to_json() for d in dice]}), flush=True)
         else:
@@ -78,6 +99,47 @@ def _quarx(args: argparse.Namespace) -> int:
         print(f"{args.image}: {res.sentence()}" + (f"  ({per})" if per else ""))
     if args.annotate:
         _save_annotated(args.annotate, args.image, annotate(frame, res))
+    return 0
+
+
+def _progress_bar(fraction: float, message: str) -> None:
+    done = int(round(fraction * 30))
+    sys.stderr.write(f"\r[{'#' * done}{'.' * (30 - done)}] {fraction * 100:3.0f}% {message[:70]:<70}")
+    if fraction >= 1:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def _teach(args: argparse.Namespace) -> int:
+    import json as _json
+
+    from vision.detector.die_values import load_value_model
+    from vision.detector.errors import BadImageError
+    from vision.teach import TeachError, read_folder, teach
+
+    det = _detector("teach", args.model)
+    if det is None:
+        return 3
+    model = load_value_model()
+    if model is None:
+        _err("teach", "teaching needs the die value model (models/die_values.onnx), which is missing")
+        return 3
+    try:
+        photos = read_folder(args.folder)
+        prof = teach(photos, det, model, progress=None if args.quiet else _progress_bar, seed=args.seed)
+    except (TeachError, BadImageError) as e:
+        _err("teach", str(e))
+        return 2
+    prof.save(args.out)
+    if args.json:
+        print(_json.dumps(prof.report))
+    else:
+        r = prof.report
+        b, a = r["held_out_before"], r["held_out_after"]
+        print(f"{r['message']}\nheld out photo by photo ({r['photos']} photos, {r['dice']} dice, {r['seconds']} s): "
+              f"right {b['recall']:.1%} -> {a['recall']:.1%}, wrong {b['wrong']} -> {a['wrong']}"
+              + (f", colour {b['colour_right']:.1%} -> {a['colour_right']:.1%}" if a["colour_right"] is not None else "")
+              + f"\nprofile written to {args.out}")
     return 0
 
 
@@ -132,7 +194,7 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def add_commands(sub) -> None:
-    """Register dice, quarx, dataset, train, eval and bench on an argparse subparsers object."""
+    """Register dice, teach, quarx, dataset, train, eval and bench on an argparse subparsers object."""
     p = sub.add_parser("dice", help="read the dice (value and colour) in photos",
                        description="Find the pip dice in each image and read their top value and colour.")
     p.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG, ...)")
@@ -145,9 +207,25 @@ def add_commands(sub) -> None:
                         "the network alone; or the counter only where the network is unsure")
     p.add_argument("--no-slice", action="store_true",
                    help="run the detector on the whole frame only (faster; misses small dice)")
+    p.add_argument("--profile", type=Path, help="read with a dice profile made by `tablesight teach`")
     p.add_argument("--model", type=Path, help="ONNX model (default models/detector.onnx)")
     p.add_argument("--annotate", type=Path, metavar="DIR", help="also write annotated copies into DIR")
     p.set_defaults(func=_dice)
+
+    p = sub.add_parser("teach", help="teach the die reader your own dice from a few labelled photos",
+                       description="Adapt the die reader to your dice and table from labelled photos: DIR holds "
+                                   "images/ and labels/ (one .txt per image, one line per die: 'value cx cy w h "
+                                   "[colour]', normalised as YOLO tools write them). Writes a small profile for "
+                                   "`tablesight dice --profile` and `tablesight serve --profile`; the shipped "
+                                   "model is never changed, and a profile that does not read the held-out photos "
+                                   "better keeps the shipped reader.")
+    p.add_argument("folder", type=Path, metavar="DIR")
+    p.add_argument("--out", type=Path, required=True, metavar="PROFILE", help="profile file to write (JSON)")
+    p.add_argument("--model", type=Path, help="detector ONNX (default models/detector.onnx)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_teach)
 
     p = sub.add_parser("quarx", help="count the spheres on Quarx cards in a photo",
                        description="Count the spheres on the Quarx cards in view (per card and in total) and "

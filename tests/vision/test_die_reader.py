@@ -84,7 +84,7 @@ def test_detect_sliced_maps_tile_boxes_back_to_the_frame():
 class _Values:
     """A stand-in value classifier: 'no die' for dark crops, a sure 5 for light ones."""
 
-    def probabilities(self, crops):
+    def probabilities(self, crops, profile=None):
         return np.stack([_probs(0, 0.95) if c.mean() < 60 else _probs(5, 0.97) for c in crops])
 
 

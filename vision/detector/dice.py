@@ -16,6 +16,7 @@ from vision.detector.die_crop import square_crop
 from vision.detector.die_values import NO_DIE, DieValueModel, load_value_model
 from vision.detector.model import Detection, Detector, load_detector
 from vision.detector.pips import count_pips
+from vision.detector.profile import DiceProfile, face_colour
 from vision.detector.slicing import detect_sliced
 
 ValueSource = Literal["reader", "net", "pips", "auto"]
@@ -64,7 +65,7 @@ def decide(probs: np.ndarray, pip: int | None) -> int | None:
 
 def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float = 0.25,
               value_source: ValueSource = "reader", sliced: bool = True,
-              value_model: DieValueModel | None = None) -> list[DieReading]:
+              value_model: DieValueModel | None = None, profile: DiceProfile | None = None) -> list[DieReading]:
     """All pip dice in a BGR frame, left to right.
 
     value_source: "reader" (default: the crop classifier checked by the pip counter; boxes it
@@ -72,15 +73,19 @@ def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float =
     (classical count, the network's class when the counter cannot tell), "net" (the detector's
     class) or "auto" (classical count only where the network is unsure).
     sliced: also run the detector on overlapping tiles so that small dice are found.
+    profile: a user's taught profile (`vision.detector.profile`): its value layer, its colour
+    names and its detection threshold replace the general ones.
     """
     if value_source not in VALUE_SOURCES:
         raise ValueError(f"value_source must be one of {VALUE_SOURCES}")
     det = detector or load_detector()
+    if profile is not None and profile.conf is not None:
+        conf = profile.conf
     classes = set(DIE_CLASSES)
     dets: list[Detection] = (detect_sliced(det, frame, conf=conf, classes=classes) if sliced
                              else det.detect(frame, conf=conf, classes=classes))
     model = value_model or (load_value_model() if value_source == "reader" else None)
-    probs = (model.probabilities([square_crop(frame, d.box) for d in dets]) if model is not None
+    probs = (model.probabilities([square_crop(frame, d.box) for d in dets], profile) if model is not None
              else np.zeros((len(dets), 7), np.float32))
     gains = white_balance_gains(frame)
     out = []
@@ -96,6 +101,8 @@ def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float =
             value = net
             if pip is not None and (value_source in ("pips", "reader") or (value_source == "auto" and d.score < 0.6)):
                 value = pip
-        out.append(DieReading(value, die_color(frame, d.box, gains), d.box, d.score, net, pip,
+        colour = (profile.colour_name(face_colour(frame, d.box, gains)) if profile is not None
+                  else die_color(frame, d.box, gains))
+        out.append(DieReading(value, colour, d.box, d.score, net, pip,
                               crop_v, float(p[crop_v]) if crop_v else 0.0))
     return sorted(out, key=lambda r: (r.box[0], r.box[1]))

@@ -42,6 +42,16 @@ def square_crop(frame: np.ndarray, box: tuple[float, float, float, float], size:
     return cv2.warpAffine(frame, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
 
 
+def jitter_box(rng: np.random.Generator, box, shift: float = 0.08, lo: float = 0.85, hi: float = 1.2):
+    """A square box near `box`, off-centre and off-size the way the detector's boxes are."""
+    x1, y1, x2, y2 = box
+    side = max(x2 - x1, y2 - y1)
+    cx = (x1 + x2) / 2 + rng.normal(0, shift) * side
+    cy = (y1 + y2) / 2 + rng.normal(0, shift) * side
+    s = side * rng.uniform(lo, hi) / 2
+    return cx - s, cy - s, cx + s, cy + s
+
+
 def crops_blob(crops: list[np.ndarray]) -> np.ndarray:
     """N BGR crops -> the classifier's input: N x 3 x S x S float32 RGB in 0..1."""
     arr = np.stack(crops)[:, :, :, ::-1].astype(np.float32) / 255.0

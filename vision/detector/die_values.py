@@ -13,6 +13,7 @@ import numpy as np
 
 from vision.detector.die_crop import crops_blob
 from vision.detector.errors import NoModelError
+from vision.detector.profile import DiceProfile, model_digest
 
 DEFAULT_VALUE_MODEL = Path(__file__).resolve().parents[2] / "models" / "die_values.onnx"
 NO_DIE = 0
@@ -34,14 +35,27 @@ class DieValueModel:
         opts.log_severity_level = 3
         self.session = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
         self.input_name = self.session.get_inputs()[0].name
+        self.digest = model_digest(self.path)
 
-    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
-        """N x 7 probabilities (column 0: no die; column v: top value v) for N BGR crops."""
+    def outputs(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """N x 7 logits and the N x F features under them, for N BGR crops."""
         if not crops:
-            return np.zeros((0, 7), np.float32)
-        logits = self.session.run(None, {self.input_name: crops_blob(crops)})[0]
-        e = np.exp(logits - logits.max(1, keepdims=True))
-        return e / e.sum(1, keepdims=True)
+            return np.zeros((0, 7), np.float32), np.zeros((0, 64), np.float32)
+        logits, features = self.session.run(None, {self.input_name: crops_blob(crops)})
+        return logits, features
+
+    def probabilities(self, crops: list[np.ndarray], profile: DiceProfile | None = None) -> np.ndarray:
+        """N x 7 probabilities (column 0: no die; column v: top value v) for N BGR crops,
+        through the profile's taught last layer when one is given."""
+        logits, features = self.outputs(crops)
+        if profile is not None:
+            logits = profile.logits(features, logits)
+        return softmax(logits)
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    e = np.exp(logits - logits.max(1, keepdims=True))
+    return e / e.sum(1, keepdims=True)
 
 
 _cache: dict[str, DieValueModel] = {}

@@ -45,9 +45,20 @@ class HoldoutImage:
     dice: list[HoldoutDie] = field(default_factory=list)
 
 
-def _cloth(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    kind = int(rng.integers(4))
-    base = np.array(rng.uniform(120, 245, 3), np.float32)
+@dataclass(frozen=True)
+class Style:
+    """One dice set on one table: a body from BODIES, its pip colour (index), a cloth kind 0-3
+    and the cloth's base colour; the colour word is the body's own name (what its owner says)."""
+
+    body: str
+    pip: int
+    cloth: int
+    cloth_bgr: tuple[int, int, int]
+
+
+def _cloth(rng: np.random.Generator, h: int, w: int, style: Style | None = None) -> np.ndarray:
+    kind = int(rng.integers(4)) if style is None else style.cloth
+    base = np.array(rng.uniform(120, 245, 3) if style is None else style.cloth_bgr, np.float32)
     img = np.empty((h, w, 3), np.float32)
     img[:] = base
     yy, xx = np.mgrid[0:h, 0:w]
@@ -130,10 +141,12 @@ def _draw_die(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float, s
     return (img * (1 - alpha) + layer * alpha if alpha < 1 else layer), top
 
 
-def render_holdout(seed: int, index: int, width: int = 640, height: int = 480) -> HoldoutImage:
-    """Image number `index` of the hold-out style drawn from `seed` (deterministic)."""
+def render_holdout(seed: int, index: int, width: int = 640, height: int = 480,
+                   style: Style | None = None) -> HoldoutImage:
+    """Image number `index` of the hold-out style drawn from `seed` (deterministic); with a
+    `style`, every die and the table follow it and each die's colour is the body's own name."""
     rng = np.random.default_rng([seed, index, 4242])
-    img = _cloth(rng, height, width)
+    img = _cloth(rng, height, width, style)
     tilt = float(rng.uniform(0, np.radians(50)))
     n = int(rng.integers(1, 9))
     lo, hi = (14, 90) if rng.random() < 0.7 else (30, 150)
@@ -149,10 +162,11 @@ def render_holdout(seed: int, index: int, width: int = 640, height: int = 480) -
         else:
             continue
         boxes.append(b)
-        name = list(BODIES)[int(rng.integers(len(BODIES)))]
+        name = list(BODIES)[int(rng.integers(len(BODIES)))] if style is None else style.body
         body_bgr, colour, pips = BODIES[name]
         body = np.array(body_bgr, np.float32) * rng.uniform(0.9, 1.1, 3)
-        pip = np.array(pips[int(rng.integers(len(pips)))], np.float32)
+        pip = np.array(pips[int(rng.integers(len(pips))) if style is None else style.pip % len(pips)], np.float32)
+        colour = colour if style is None else name
         alpha = float(rng.uniform(0.6, 0.85)) if rng.random() < 0.15 else 1.0
         value = int(rng.integers(1, 7))
         img, top = _draw_die(img, rng, cx, cy, side, tilt, value, np.clip(body, 0, 255), pip, alpha)

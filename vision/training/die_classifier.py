@@ -108,13 +108,26 @@ def predict(model, x: np.ndarray, batch: int = 512) -> np.ndarray:
 
 
 def export(model, out: Path) -> Path:
-    """ONNX with a dynamic batch: N x 3 x 32 x 32 RGB 0..1 in, N x 7 logits out."""
+    """ONNX with a dynamic batch: N x 3 x 32 x 32 RGB 0..1 in; N x 7 logits and the N x 64
+    features under them out (a user's profile retrains only the last layer on the features)."""
     import torch
+    import torch.nn as nn
+
+    class WithFeatures(nn.Module):
+        def __init__(self, seq):
+            super().__init__()
+            self.body, self.head = seq[:-2], seq[-1]  # seq[-2] is dropout: identity at run time
+
+        def forward(self, x):
+            f = self.body(x)
+            return self.head(f), f
 
     out.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
-    torch.onnx.export(model.eval(), dummy, str(out), input_names=["crops"], output_names=["logits"],
-                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+    torch.onnx.export(WithFeatures(model.eval()).eval(), dummy, str(out), input_names=["crops"],
+                      output_names=["logits", "features"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}, "features": {0: "n"}},
+                      opset_version=17, dynamo=False)
     return out
 
 

@@ -14,22 +14,13 @@ from pathlib import Path
 import numpy as np
 
 from vision.detector.classes import CLASSES, die_value
-from vision.detector.die_crop import square_crop
+from vision.detector.die_crop import jitter_box, square_crop
 from vision.detector.image_io import read_image
 from vision.synth import render_image
 from vision.training import real_dice
 
 NO_DIE = 0
 KINDS = ("dice", "dice", "dice", "mixed", "quarx")  # renders drawn per cycle: mostly dice
-
-
-def _jitter(rng: np.random.Generator, box, shift: float = 0.08, lo: float = 0.85, hi: float = 1.2):
-    x1, y1, x2, y2 = box
-    side = max(x2 - x1, y2 - y1)
-    cx = (x1 + x2) / 2 + rng.normal(0, shift) * side
-    cy = (y1 + y2) / 2 + rng.normal(0, shift) * side
-    s = side * rng.uniform(lo, hi) / 2
-    return cx - s, cy - s, cx + s, cy + s
 
 
 def _off_die(rng: np.random.Generator, box):
@@ -74,14 +65,14 @@ def synthetic_crops(seed: int, index: int) -> tuple[np.ndarray, np.ndarray]:
         v = die_value(CLASSES[lb.cls])
         if v is not None:
             for _ in range(2):
-                crops.append(square_crop(r.image, _jitter(rng, lb.box)))
+                crops.append(square_crop(r.image, jitter_box(rng, lb.box)))
                 ys.append(v)
             off = _off_die(rng, lb.box)
             if rng.random() < 0.3 and not any(_overlap(off, t) > 0.25 for t in taken if t is not lb.box):
                 crops.append(square_crop(r.image, off))
                 ys.append(NO_DIE)
         elif rng.random() < 0.5:
-            crops.append(square_crop(r.image, _jitter(rng, lb.box)))
+            crops.append(square_crop(r.image, jitter_box(rng, lb.box)))
             ys.append(NO_DIE)
     for _ in range(2 if kind == "dice" else 1):
         b = _free_box(rng, w, h, taken)
@@ -121,7 +112,7 @@ def real_crops(root: Path, split: str, copies: int = 3, seed: int = 0) -> tuple[
         for lb in real_dice.read_labels(root, name, w, h):
             face = real_dice.face_box(lb, w, h)
             for k in range(copies):
-                crops.append(square_crop(frame, face if k == 0 else _jitter(rng, face)))
+                crops.append(square_crop(frame, face if k == 0 else jitter_box(rng, face)))
                 ys.append(lb.value)
     return np.stack(crops), np.array(ys, np.int64)
 

@@ -1,0 +1,79 @@
+"""Teaching a dice profile: the folder format, clear refusals, the refitted layer, and profiles
+that do not fit the model in use."""
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detector.profile import DiceProfile, ProfileError, lab, load_profile
+from vision.teach import TeachError, fit_head, parse_label_line, read_folder
+
+
+def test_label_line_in_pixels_with_an_optional_colour():
+    d = parse_label_line("4 0.5 0.25 0.1 0.2 Red", 200, 100, "a.txt:1")
+    assert d.value == 4 and d.colour == "red"
+    assert d.box == pytest.approx((90.0, 15.0, 110.0, 35.0))
+    assert parse_label_line("1 0.5 0.5 0.1 0.1", 10, 10, "x").colour is None
+
+
+@pytest.mark.parametrize("line, why", [("7 0.5 0.5 0.1 0.1", "1 to 6"), ("3 0.5 0.5", "value cx cy w h"),
+                                       ("3 1.5 0.5 0.1 0.1", "fractions"), ("x 0.5 0.5 0.1 0.1", "not a number"),
+                                       ("3 0.5 0.5 0.1 0.1 r3d!", "one word")])
+def test_bad_label_lines_name_the_line(line, why):
+    with pytest.raises(TeachError, match=why) as e:
+        parse_label_line(line, 100, 100, "photo.txt:3")
+    assert "photo.txt:3" in str(e.value)
+
+
+def test_folder_needs_images_and_labels(tmp_path):
+    with pytest.raises(TeachError, match="images/ and labels/"):
+        read_folder(tmp_path)
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    with pytest.raises(TeachError, match="no photos"):
+        read_folder(tmp_path)
+    cv2.imwrite(str(tmp_path / "images" / "a.png"), np.zeros((40, 40, 3), np.uint8))
+    with pytest.raises(TeachError, match="no label file"):
+        read_folder(tmp_path)
+    (tmp_path / "labels" / "a.txt").write_text("2 0.5 0.5 0.2 0.2 green\n")
+    (photo,) = read_folder(tmp_path)
+    assert photo.name == "a.png" and [d.value for d in photo.dice] == [2]
+
+
+def test_fit_head_learns_a_shifted_class_and_stays_near_the_start():
+    rng = np.random.default_rng(0)
+    centres = rng.normal(0, 1, (7, 16)).astype(np.float32) * 3
+    y = rng.integers(0, 7, 700)
+    x = centres[y] + rng.normal(0, 0.3, (700, 16)).astype(np.float32)
+    w0, b0 = np.zeros((7, 16), np.float32), np.zeros(7, np.float32)
+    w, b = fit_head(x, y, w0, b0, steps=300)
+    assert ((x @ w.T + b).argmax(1) == y).mean() > 0.95
+    near, _ = fit_head(x, y, w0, b0, steps=300, keep=10.0)  # a strong pull keeps the shipped layer
+    assert np.abs(near).max() < np.abs(w).max() / 5
+
+
+def test_profile_round_trip_and_refusals(tmp_path):
+    head = (np.ones((7, 64), np.float32) * 0.5, np.arange(7, dtype=np.float32))
+    p = DiceProfile("abc123", head, {"mustard": [70.0, 5.0, 60.0]}, 0.15, {"kept": "taught"})
+    path = p.save(tmp_path / "p.json")
+    back = load_profile(path, "abc123")
+    assert back.conf == 0.15 and back.colours == {"mustard": [70.0, 5.0, 60.0]}
+    assert np.allclose(back.head[0], head[0]) and np.allclose(back.head[1], head[1])
+    with pytest.raises(ProfileError, match="taught on value model abc123"):
+        load_profile(path, "other")
+    with pytest.raises(ProfileError, match="no dice profile"):
+        load_profile(tmp_path / "missing.json", "abc123")
+    (tmp_path / "bad.json").write_text("{not json")
+    with pytest.raises(ProfileError, match="not a readable dice profile"):
+        load_profile(tmp_path / "bad.json", "abc123")
+    (tmp_path / "old.json").write_text(json.dumps({"format": 99}))
+    with pytest.raises(ProfileError, match="format 99"):
+        load_profile(tmp_path / "old.json", "abc123")
+
+
+def test_taught_colours_name_near_colours_only():
+    mustard = np.array([30, 175, 215], np.float32)
+    p = DiceProfile("x", None, {"mustard": [float(v) for v in lab(mustard)]})
+    assert p.colour_name(mustard * 1.03) == "mustard"
+    assert p.colour_name(np.array([200, 60, 20], np.float32)) == "blue"  # far from every taught colour

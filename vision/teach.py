@@ -1,0 +1,308 @@
+""""Teach it your dice": a few labelled photos of the user's own table make a dice profile.
+
+Input: a folder with `images/` and `labels/` (one `.txt` per image, one line per die:
+`value cx cy w h [colour]`, centre and size normalised to the image as YOLO tools write them;
+the box may enclose the top face or just its pips; the colour word is optional).
+
+What is learned (in seconds, on the CPU, with no torch):
+- the value classifier's last layer, refitted on the features of the user's die crops (turned,
+  mirrored, re-framed) and of what the detector found that is not a die, kept close to the
+  shipped layer;
+- the measured colour of every colour word the user gave;
+- the detection threshold that reads most of the user's dice right.
+Each is measured photo by photo on photos it was not fitted on (leave one photo out), before
+and after; the taught layer is kept only when it reads more dice right and no more wrong
+("never worse"), otherwise the profile keeps the shipped reader and says so.
+"""
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from vision.detector.color import name_color, white_balance_gains
+from vision.detector.dice import NOT_A_DIE, decide
+from vision.detector.die_crop import jitter_box, square_crop
+from vision.detector.die_values import DieValueModel, softmax
+from vision.detector.image_io import read_image
+from vision.detector.model import Detector
+from vision.detector.pips import count_pips
+from vision.detector.profile import DiceProfile, face_colour, lab
+from vision.detector.slicing import detect_sliced
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+MAX_PHOTOS = 100
+MAX_DICE_PER_PHOTO = 60
+CONF_CHOICES = (0.1, 0.15, 0.25)
+LOW_CONF = min(CONF_CHOICES)
+COLOUR_WORD = re.compile(r"^[a-z][a-z-]{0,19}$")
+Progress = Callable[[float, str], None]
+
+
+class TeachError(ValueError):
+    """A teaching folder that cannot be used, with the file and line at fault."""
+
+
+@dataclass(frozen=True)
+class TaughtDie:
+    """One labelled die: box (x1, y1, x2, y2) in pixels, value 1..6, colour word or None."""
+
+    box: tuple[float, float, float, float]
+    value: int
+    colour: str | None
+
+
+@dataclass
+class Photo:
+    name: str
+    frame: np.ndarray
+    dice: list[TaughtDie]
+
+
+def parse_label_line(line: str, w: int, h: int, where: str) -> TaughtDie:
+    """`value cx cy w h [colour]` -> a TaughtDie in pixels; TeachError names the line at fault."""
+    parts = line.split()
+    if len(parts) not in (5, 6):
+        raise TeachError(f"{where}: expected 'value cx cy w h [colour]', got {line.strip()[:60]!r}")
+    try:
+        value = int(parts[0])
+        cx, cy, bw, bh = (float(t) for t in parts[1:5])
+    except ValueError as e:
+        raise TeachError(f"{where}: not a number ({e})") from e
+    if not 1 <= value <= 6:
+        raise TeachError(f"{where}: a die shows 1 to 6 pips, not {value}")
+    if not (0 <= cx <= 1 and 0 <= cy <= 1 and 0 < bw <= 1 and 0 < bh <= 1):
+        raise TeachError(f"{where}: centre and size are fractions of the image (0..1)")
+    colour = parts[5].lower() if len(parts) == 6 else None
+    if colour is not None and not COLOUR_WORD.match(colour):
+        raise TeachError(f"{where}: a colour is one word of letters, not {parts[5][:30]!r}")
+    return TaughtDie(((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h), value, colour)
+
+
+def read_folder(folder: Path) -> list[Photo]:
+    """The labelled photos of a teaching folder, in name order."""
+    folder = Path(folder)
+    images, labels = folder / "images", folder / "labels"
+    if not images.is_dir() or not labels.is_dir():
+        raise TeachError(f"{folder} needs images/ and labels/ folders")
+    names = sorted(p for p in images.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    if not names:
+        raise TeachError(f"no photos in {images}")
+    if len(names) > MAX_PHOTOS:
+        raise TeachError(f"{len(names)} photos in {images}: at most {MAX_PHOTOS} are taught at once")
+    photos = []
+    for p in names:
+        lab_path = labels / (p.stem + ".txt")
+        if not lab_path.is_file():
+            raise TeachError(f"{p.name} has no label file {lab_path}")
+        frame = read_image(p)
+        h, w = frame.shape[:2]
+        lines = [ln for ln in lab_path.read_text(errors="replace").splitlines()[:MAX_DICE_PER_PHOTO + 1] if ln.strip()]
+        if len(lines) > MAX_DICE_PER_PHOTO:
+            raise TeachError(f"{lab_path}: more than {MAX_DICE_PER_PHOTO} dice in one photo")
+        dice = [parse_label_line(ln, w, h, f"{lab_path.name}:{i + 1}") for i, ln in enumerate(lines)]
+        photos.append(Photo(p.name, frame, dice))
+    return photos
+
+
+@dataclass
+class _Seen:
+    """One photo as the reader sees it: detections with features, pips and colours, matched to labels."""
+
+    boxes: list[tuple[float, float, float, float]]
+    scores: np.ndarray
+    logits: np.ndarray
+    features: np.ndarray
+    pips: list[int | None]
+    colours: list[np.ndarray]
+    match: list[int]                 # detection -> label index, -1 for none
+    labels: list[TaughtDie]
+    train_x: np.ndarray = field(default_factory=lambda: np.zeros((0, 64), np.float32))
+    train_y: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    train_logits: np.ndarray = field(default_factory=lambda: np.zeros((0, 7), np.float32))
+
+
+def _match(boxes, labels: list[TaughtDie]) -> list[int]:
+    """Each detection to the label whose centre it holds (nearest first), each label once."""
+    pairs = []
+    for i, b in enumerate(boxes):
+        for j, lb in enumerate(labels):
+            cx, cy = (lb.box[0] + lb.box[2]) / 2, (lb.box[1] + lb.box[3]) / 2
+            if b[0] <= cx <= b[2] and b[1] <= cy <= b[3]:
+                pairs.append((((b[0] + b[2]) / 2 - cx) ** 2 + ((b[1] + b[3]) / 2 - cy) ** 2, i, j))
+    out, used = [-1] * len(boxes), set()
+    for _, i, j in sorted(pairs):
+        if out[i] < 0 and j not in used:
+            out[i] = j
+            used.add(j)
+    return out
+
+
+def _dihedral(crop: np.ndarray) -> list[np.ndarray]:
+    out = []
+    for k in range(4):
+        r = np.rot90(crop, k)
+        out += [r, r[:, ::-1]]
+    return [np.ascontiguousarray(c) for c in out]
+
+
+def _see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.Generator) -> _Seen:
+    frame = photo.frame
+    dets = detect_sliced(detector, frame, conf=LOW_CONF, classes={f"die_{v}" for v in range(1, 7)})
+    boxes = [d.box for d in dets]
+    match = _match(boxes, photo.dice)
+    logits, feats = model.outputs([square_crop(frame, b) for b in boxes])
+    gains = white_balance_gains(frame)
+    pips = []
+    for b in boxes:
+        x1, y1, x2, y2 = (int(round(v)) for v in b)
+        pips.append(count_pips(frame[max(0, y1):max(0, y2), max(0, x1):max(0, x2)]))
+    colours = [face_colour(frame, b, gains) for b in boxes]
+    # Teaching crops: every labelled die, framed by its detection where one found it (as the
+    # reader will frame it) or by its label; detections that hold no die are "no die".
+    crops, ys = [], []
+    found = {j: boxes[i] for i, j in enumerate(match) if j >= 0}
+    for j, lb in enumerate(photo.dice):
+        base = found.get(j, lb.box)
+        for k in range(2):
+            box = base if k == 0 else jitter_box(rng, base)
+            crops += _dihedral(square_crop(frame, box))
+            ys += [lb.value] * 8
+    for i, j in enumerate(match):
+        if j < 0:
+            crops += _dihedral(square_crop(frame, boxes[i]))[:4]
+            ys += [0] * 4
+    tl, tx = model.outputs(crops)
+    return _Seen(boxes, np.array([d.score for d in dets], np.float32), logits, feats, pips, colours, match,
+                 photo.dice, tx, np.array(ys, np.int64), tl)
+
+
+def base_head(seen: list[_Seen]) -> tuple[np.ndarray, np.ndarray]:
+    """The shipped last layer, recovered exactly from features and logits (least squares)."""
+    f = np.concatenate([s.features for s in seen] + [s.train_x for s in seen])
+    lg = np.concatenate([s.logits for s in seen] + [s.train_logits for s in seen])
+    if len(f) < f.shape[1] + 1:
+        raise TeachError(f"too few dice to teach from ({sum(len(s.labels) for s in seen)} labelled): add photos")
+    a = np.hstack([f, np.ones((len(f), 1), np.float32)])
+    sol, *_ = np.linalg.lstsq(a.astype(np.float64), lg.astype(np.float64), rcond=None)
+    return sol[:-1].T.astype(np.float32), sol[-1].astype(np.float32)
+
+
+def fit_head(x: np.ndarray, y: np.ndarray, w0: np.ndarray, b0: np.ndarray, steps: int = 300,
+             keep: float = 1e-3) -> tuple[np.ndarray, np.ndarray]:
+    """Softmax regression from (w0, b0): cross-entropy plus keep * |w - w0|^2 (stay near the
+    shipped layer, which knows die styles the few photos do not show)."""
+    w, b = w0.astype(np.float64).copy(), b0.astype(np.float64).copy()
+    xf = x.astype(np.float64)
+    onehot = np.eye(7)[y]
+    lr = 1.0 / max(float((xf ** 2).sum(1).mean()), 1e-6)
+    counts = np.bincount(y, minlength=7).astype(np.float64)
+    weight = (len(y) / np.maximum(counts, 1) / 7)[y]  # classes count alike, however many crops
+    for _ in range(steps):
+        p = softmax(xf @ w.T + b)
+        g = (p - onehot) * weight[:, None] / len(y)
+        w -= lr * (g.T @ xf + 2 * keep * (w - w0))
+        b -= lr * g.sum(0)
+    return w.astype(np.float32), b.astype(np.float32)
+
+
+@dataclass
+class Score:
+    """Reading of held-out photos: dice right, sure answers wrong, unsure, labels, colours."""
+
+    right: int = 0
+    wrong: int = 0
+    unsure: int = 0
+    labels: int = 0
+    colour_right: int = 0
+    colour_n: int = 0
+
+    def as_dict(self) -> dict:
+        return {"dice": self.labels, "right": self.right, "wrong": self.wrong, "unsure": self.unsure,
+                "recall": round(self.right / max(self.labels, 1), 4),
+                "answers_right": round(self.right / max(self.right + self.wrong + self.unsure, 1), 4),
+                "colour_right": round(self.colour_right / self.colour_n, 4) if self.colour_n else None}
+
+
+def _read_seen(s: _Seen, head, conf: float, colours: dict[str, list[float]] | None, score: Score) -> None:
+    """Score one photo as the reader would read it with this head, threshold and colours."""
+    keep = s.scores >= conf
+    logits = s.logits if head is None else s.features @ head[0].T + head[1]
+    probs = softmax(logits) if len(logits) else logits
+    score.labels += len(s.labels)
+    prof = DiceProfile("", None, colours or {})
+    for i in np.nonzero(keep)[0]:
+        p = probs[i]
+        if p[0] >= NOT_A_DIE:
+            continue
+        v = decide(p, s.pips[i])
+        j = s.match[i]
+        if v is None:
+            score.unsure += 1
+        elif j >= 0 and s.labels[j].value == v:
+            score.right += 1
+        else:
+            score.wrong += 1
+        if j >= 0 and s.labels[j].colour is not None:
+            score.colour_n += 1
+            name = prof.colour_name(s.colours[i]) if colours else name_color(s.colours[i])
+            score.colour_right += name == s.labels[j].colour
+
+
+def _colour_table(seen: list[_Seen]) -> dict[str, list[float]]:
+    """Median Lab colour of each colour word, over the dice the detector found."""
+    by: dict[str, list[np.ndarray]] = {}
+    for s in seen:
+        for i, j in enumerate(s.match):
+            if j >= 0 and s.labels[j].colour:
+                by.setdefault(s.labels[j].colour, []).append(lab(s.colours[i]))
+    return {k: [round(float(x), 2) for x in np.median(np.array(v), 0)] for k, v in by.items()}
+
+
+def teach(photos: list[Photo], detector: Detector, model: DieValueModel, progress: Progress | None = None,
+          seed: int = 0) -> DiceProfile:
+    """Learn a profile from labelled photos; its report holds the held-out before/after figures."""
+    say = progress or (lambda f, m: None)
+    t0 = time.perf_counter()
+    if len(photos) < 2:
+        raise TeachError("teaching needs at least 2 photos (each is scored on a model fitted to the others)")
+    rng = np.random.default_rng(seed)
+    seen = []
+    for k, ph in enumerate(photos):
+        say(0.6 * k / len(photos), f"reading photo {k + 1}/{len(photos)}: {ph.name}")
+        seen.append(_see(ph, detector, model, rng))
+    w0, b0 = base_head(seen)
+    before, after = {c: Score() for c in CONF_CHOICES}, {c: Score() for c in CONF_CHOICES}
+    for k, s in enumerate(seen):
+        say(0.6 + 0.35 * k / len(seen), f"held-out check {k + 1}/{len(seen)}")
+        rest = [o for o in seen if o is not s]
+        x = np.concatenate([o.train_x for o in rest])
+        y = np.concatenate([o.train_y for o in rest])
+        head = fit_head(x, y, w0, b0)
+        cols = _colour_table(rest)
+        for c in CONF_CHOICES:
+            _read_seen(s, None, c, None, before[c])
+            _read_seen(s, head, c, cols, after[c])
+    default_conf = 0.25
+    best = max(CONF_CHOICES, key=lambda c: (after[c].right - 3 * after[c].wrong, c))
+    b, a = before[default_conf], after[best]
+    improved = a.right > b.right and a.wrong <= b.wrong or a.right >= b.right and a.wrong < b.wrong
+    colours = _colour_table(seen) if a.colour_right >= b.colour_right else {}
+    say(0.97, "fitting on all photos")
+    head = fit_head(np.concatenate([s.train_x for s in seen]), np.concatenate([s.train_y for s in seen]), w0, b0)
+    report = {"photos": len(photos), "dice": sum(len(p.dice) for p in photos),
+              "held_out_before": b.as_dict(), "held_out_after": a.as_dict(),
+              "kept": "taught" if improved else "shipped", "colours_kept": bool(colours),
+              "conf": best if improved else default_conf,
+              "seconds": round(time.perf_counter() - t0, 1)}
+    report["message"] = (f"taught: {a.right}/{a.labels} dice right on held-out photos (was {b.right}), "
+                         f"{a.wrong} wrong (was {b.wrong})" if improved else
+                         f"kept the shipped reader: teaching read {a.right}/{a.labels} right, {a.wrong} wrong "
+                         f"on held-out photos against {b.right} and {b.wrong} before")
+    say(1.0, report["message"])
+    return DiceProfile(model.digest, head if improved else None, colours,
+                       best if improved else None, report)

@@ -1,0 +1,109 @@
+"""How much "teach it your dice" helps, measured on photos the profile never saw.
+
+Real: teach with the first K photos of the real-dice-webcam valid split, score on the rest of
+that split. Synthetic: one dice set of the hold-out render style (a body colour, pip colour and
+table no model trained on), teach with K photos, score on 200 more of that set. Before = the
+shipped reader; after = the same reader with the profile. Writes the teaching folder exactly
+as a user would (images/ + labels/ with `value cx cy w h [colour]`), so the file path is tested
+too.
+"""
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+
+from vision.detector import load_detector, read_dice, read_image
+from vision.detector.die_values import load_value_model
+from vision.synth.holdout_dice import Style, render_holdout
+from vision.teach import read_folder, teach
+from vision.training import real_dice
+from vision.training.reader_eval import ReaderTally
+
+NEW_SET = Style(body="lavender", pip=1, cloth=0, cloth_bgr=(150, 190, 120))  # dark pips, green gingham
+
+
+def _write(folder: Path, name: str, frame, lines: list[str]) -> None:
+    (folder / "images").mkdir(parents=True, exist_ok=True)
+    (folder / "labels").mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(folder / "images" / f"{name}.png"), frame)
+    (folder / "labels" / f"{name}.txt").write_text("\n".join(lines) + "\n")
+
+
+def _line(box, value: int, w: int, h: int, colour: str | None = None) -> str:
+    x1, y1, x2, y2 = box
+    s = f"{value} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}"
+    return s + (f" {colour}" if colour else "")
+
+
+def real_case(k: int, det, model, root: Path = real_dice.REAL_DICE_DIR) -> dict:
+    names = real_dice.split_names(root, "valid")
+    teach_names, test_names = names[:k], names[k:]
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in teach_names:
+            frame = read_image(root / "images" / n)
+            h, w = frame.shape[:2]
+            _write(Path(tmp), Path(n).stem, frame,
+                   [_line(lb.box, lb.value, w, h) for lb in real_dice.read_labels(root, n, w, h)])
+        t0 = time.perf_counter()
+        prof = teach(read_folder(Path(tmp)), det, model)
+        secs = time.perf_counter() - t0
+    out = {"teach_photos": k, "test_photos": len(test_names), "seconds": round(secs, 1), "report": prof.report}
+    for label, p in (("before", None), ("after", prof)):
+        t = ReaderTally()
+        for n in test_names:
+            frame = read_image(root / "images" / n)
+            h, w = frame.shape[:2]
+            labels = [(lb.box, lb.value, None, 0.0) for lb in real_dice.read_labels(root, n, w, h)]
+            t.add(n, read_dice(frame, det, value_model=model, profile=p), labels)
+        out[label] = {k2: v for k2, v in t.as_dict().items() if "confusion" not in k2 and "size" not in k2}
+    return out
+
+
+def synthetic_case(k: int, det, model, count: int = 200, style: Style = NEW_SET, seed: int = 31) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(k):
+            r = render_holdout(seed, i, style=style)
+            h, w = r.image.shape[:2]
+            _write(Path(tmp), f"photo{i}", r.image, [_line(d.box, d.value, w, h, d.color) for d in r.dice])
+        t0 = time.perf_counter()
+        prof = teach(read_folder(Path(tmp)), det, model)
+        secs = time.perf_counter() - t0
+    out = {"teach_photos": k, "test_images": count, "style": style.__dict__, "seconds": round(secs, 1),
+           "report": prof.report}
+    for label, p in (("before", None), ("after", prof)):
+        t = ReaderTally()
+        for i in range(k, k + count):
+            r = render_holdout(seed, i, style=style)
+            t.add(f"s{i}", read_dice(r.image, det, value_model=model, profile=p),
+                  [(d.box, d.value, d.color, d.side) for d in r.dice])
+        out[label] = {k2: v for k2, v in t.as_dict().items() if "confusion" not in k2}
+    return out
+
+
+def main() -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="measure teaching (python -m vision.training.teach_eval)")
+    ap.add_argument("--photos", type=int, nargs="+", default=[5, 10])
+    ap.add_argument("--count", type=int, default=200, help="synthetic test images")
+    ap.add_argument("--out", type=Path)
+    a = ap.parse_args()
+    det, model = load_detector(), load_value_model()
+    if model is None:
+        raise SystemExit("no die value model installed (models/die_values.onnx)")
+    res: dict = {}
+    for k in a.photos:
+        res[f"real_{k}"] = real_case(k, det, model)
+        print(json.dumps({f"real_{k}": res[f"real_{k}"]}), flush=True)
+        res[f"synthetic_{k}"] = synthetic_case(k, det, model, a.count)
+        print(json.dumps({f"synthetic_{k}": res[f"synthetic_{k}"]}), flush=True)
+    if a.out:
+        a.out.write_text(json.dumps(res, indent=1))
+
+
+if __name__ == "__main__":
+    main()
