@@ -3,6 +3,10 @@ safe retries and re-issuable Dreams links. Each test reproduces one reported def
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import time
+import urllib.request
 
 import pytest
 from fastapi.testclient import TestClient
@@ -13,6 +17,7 @@ from rules.dreams.engine import DreamsEngine
 from server.app import create_app
 from server.dreams_links import token_for
 from server.security import AccessPolicy
+from tests.conftest import ROOT, free_port
 
 LOCAL = "http://127.0.0.1"
 EVIL = {"Origin": "http://evil.example"}
@@ -264,3 +269,23 @@ def test_the_creator_can_reissue_a_link_which_revokes_the_old_one(client, db):
     with restart(client, db) as again:  # a restart revives no revoked link
         assert again.get(f"/api/tables/{tid}/dreams/me", headers={"X-Player-Token": old}).status_code == 403
         assert again.get(f"/api/tables/{tid}/dreams/me", headers={"X-Player-Token": new}).status_code == 200
+
+
+def test_binding_beyond_loopback_warns_in_the_terminal(tmp_path):
+    port = free_port()
+    cmd = [sys.executable, "-m", "server.cli", "serve", "--host", "0.0.0.0", "--port", str(port),
+           "--db", str(tmp_path / "e.sqlite"), "--source", "none", "--no-detector", "--log-level", "warning"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(300):  # readiness by polling
+            try:
+                info = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port}/api/server", timeout=1).read())
+                break
+            except OSError:
+                assert proc.poll() is None, proc.stderr.read()
+                time.sleep(0.1)
+        assert info["exposed"] and info["warning"]
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=30)
+    assert "WARNING: This server listens on 0.0.0.0: anyone on your network" in err
