@@ -17,7 +17,6 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from server.app import create_app
-    from server.routes.exposure import warning_for
     from server.security import AccessPolicy
     from server.store import StoreError
     from vision.sources import FrameSource, parse_source
@@ -41,9 +40,8 @@ def _serve(args: argparse.Namespace) -> int:
     except StoreError as exc:
         print(f"tablesight serve: {exc.reason}", file=sys.stderr)
         return 2
-    warning = warning_for(policy)
-    if warning:
-        print(f"WARNING: {warning}", file=sys.stderr)
+    if policy.warning:
+        print(f"WARNING: {policy.warning}", file=sys.stderr)
     print(f"TableSight on http://{args.host}:{args.port}/  (event log: {args.db})", file=sys.stderr)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0

@@ -88,6 +88,14 @@ class AccessPolicy:
         """True when the server can be reached from other machines."""
         return not is_loopback(self.bind)
 
+    @property
+    def warning(self) -> str | None:
+        """What the person running the server must know about who can reach it (None on loopback)."""
+        if not self.exposed:
+            return None
+        return (f"This server listens on {self.bind}: anyone on your network can open it and play, undo or start "
+                "tables (there are no accounts). Use it only on a network you trust.")
+
     def host_allowed(self, host: str | None) -> bool:
         if host is None:
             return True  # HTTP/1.0 without Host: not a browser

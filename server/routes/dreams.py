@@ -178,7 +178,10 @@ async def my_live(ws: WebSocket, table_id: str) -> None:
         await _close(ws, 4403, DENIED)
         return
     token = first["token"]
-    still_valid = lambda: link_book(svc).owner(table_id, [player], token) == player  # noqa: E731
+
+    def still_valid() -> bool:  # a link issued again revokes this one, open pages included
+        return link_book(svc).owner(table_id, [player], token) == player
+
     await push_snapshots(ws, svc, table_id, svc.subscribe(table_id), player, still_valid)
 
 

@@ -32,17 +32,9 @@ ERROR_RESPONSES: dict[int | str, dict] = {
 }
 
 
-def warning_for(policy: AccessPolicy) -> str | None:
-    """What the person running the server must know about who can reach it, or None on loopback."""
-    if not policy.exposed:
-        return None
-    return (f"This server listens on {policy.bind}: anyone on your network can open it and play, undo or start "
-            "tables (there are no accounts). Use it only on a network you trust.")
-
-
 @router.get("/server")
 def server_info(request: Request) -> dict:
     """Where the server listens and whether other machines can reach it (the page shows the warning)."""
     policy: AccessPolicy = request.app.state.policy
-    return {"bind": policy.bind, "exposed": policy.exposed, "warning": warning_for(policy),
+    return {"bind": policy.bind, "exposed": policy.exposed, "warning": policy.warning,
             "allowed_origins": sorted(policy.origins)}
