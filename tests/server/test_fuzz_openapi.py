@@ -48,3 +48,17 @@ def test_no_server_error_and_the_documented_error_shape(tmp_path):
         probe()
     svc.store.close()
     assert sum(seen.values()) >= len(operations) * 5 and any(code < 300 for code in seen), seen
+
+
+def test_the_openapi_documents_every_refusal(tmp_path):
+    app = create_app(tmp_path / "doc.sqlite", detector=False)
+    try:
+        spec = app.openapi()
+    finally:
+        app.state.tables.store.close()
+    for path, methods in spec["paths"].items():
+        for method, op in methods.items():
+            documented = set(op["responses"])
+            assert {"400", "403", "404", "409", "413", "422"} <= documented, (method, path, documented)
+    detail = spec["components"]["schemas"]["ErrorDetail"]
+    assert set(detail["required"]) == {"error", "reason", "rule"}
