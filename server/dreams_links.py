@@ -5,9 +5,14 @@ generation). Re-issuing a link moves the player to the next generation, which re
 token at once (it is no longer what the MAC gives). Generations are kept in the event log's meta
 table, so a restart neither revives a revoked link nor kills a live one. Tokens themselves are
 never stored.
+
+Links handed out before this scheme (HMAC of the raw secret over "table:player") keep working
+for the tables made before the upgrade, until that player's link is issued again: a game in
+progress is not stranded. They are harmless now, since deals no longer use that text or key.
 """
 from __future__ import annotations
 
+import hashlib
 import hmac
 import json
 import re
@@ -29,6 +34,9 @@ class LinkBook:
     def __init__(self, store: EventStore, keys: ServerKeys):
         self.store = store
         self.keys = keys
+        since = store.get_meta("derived keys since")
+        self._legacy_before = float(since) if since else 0.0
+        self._legacy_secret = store.secret() if since else b""
 
     @staticmethod
     def _key(table_id: str, player: str) -> str:
@@ -47,12 +55,19 @@ class LinkBook:
         self.store.set_meta(self._key(table_id, player), str(self.generation(table_id, player) + 1))
         return self.token(table_id, player)
 
-    def owner(self, table_id: str, players: list[str], token: object) -> str | None:
-        """The player whose valid token this is, or None."""
+    def _legacy(self, table_id: str, player: str, created: float) -> str | None:
+        """The pre-upgrade token, while it is still valid (an old table, link never issued again)."""
+        if created >= self._legacy_before or self.generation(table_id, player) != 0:
+            return None
+        return hmac.new(self._legacy_secret, f"{table_id}:{player}".encode(), hashlib.sha256).hexdigest()
+
+    def owner(self, table_id: str, players: list[str], token: object, created: float) -> str | None:
+        """The player whose valid token this is, or None (`created`: when the table was made)."""
         if not isinstance(token, str) or not TOKEN_FORM.fullmatch(token):
             return None
         found = None
         for p in players:  # every player is compared, so the time says nothing about which one matched
-            if hmac.compare_digest(self.token(table_id, p).encode(), token.encode()):
+            valid = [self.token(table_id, p), self._legacy(table_id, p, created)]
+            if any(v is not None and hmac.compare_digest(v.encode(), token.encode()) for v in valid):
                 found = p
         return found

@@ -104,7 +104,9 @@ class EventStore:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
             if "move_id" not in {row[1] for row in self._db.execute("PRAGMA table_info(events)")}:
+                # The first start of this version: tables made before keep their old Dreams links.
                 self._db.execute("ALTER TABLE events ADD COLUMN move_id TEXT")
+                self._db.execute("INSERT OR IGNORE INTO meta VALUES ('derived keys since', ?)", (repr(time.time()),))
             # A truncated or damaged file often opens fine and fails later, mid-game: find out now.
             problem = self._db.execute("PRAGMA quick_check").fetchone()[0]
             if problem != "ok":

@@ -68,7 +68,8 @@ def _players(svc: TableService, table_id: str) -> list[str]:
 
 def player_for(svc: TableService, table_id: str, token: str | None) -> str:
     """The player whose token this is; AccessDenied (always the same words) otherwise."""
-    found = link_book(svc).owner(table_id, _players(svc, table_id), token)
+    players = _players(svc, table_id)
+    found = link_book(svc).owner(table_id, players, token, svc.table(table_id).record.created)
     if found is None:
         raise AccessDenied(DENIED)
     return found
@@ -180,7 +181,7 @@ async def my_live(ws: WebSocket, table_id: str) -> None:
     token = first["token"]
 
     def still_valid() -> bool:  # a link issued again revokes this one, open pages included
-        return link_book(svc).owner(table_id, [player], token) == player
+        return link_book(svc).owner(table_id, [player], token, svc.table(table_id).record.created) == player
 
     await push_snapshots(ws, svc, table_id, svc.subscribe(table_id), player, still_valid)
 

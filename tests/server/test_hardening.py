@@ -2,7 +2,10 @@
 safe retries and re-issuable Dreams links. Each test reproduces one reported defect."""
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
+import sqlite3
 import subprocess
 import sys
 import time
@@ -289,3 +292,38 @@ def test_binding_beyond_loopback_warns_in_the_terminal(tmp_path):
         proc.terminate()
         _, err = proc.communicate(timeout=30)
     assert "WARNING: This server listens on 0.0.0.0: anyone on your network" in err
+
+
+def test_an_event_log_from_before_the_upgrade_replays_and_keeps_its_links(db):
+    """The deal seed and the link tokens changed derivation: logs hold every drawn outcome, so they
+    replay as before, and links handed out before the upgrade keep working for those tables."""
+    con = sqlite3.connect(db)
+    con.executescript(OLD_SCHEMA)
+    secret = bytes(range(32))
+    con.execute("INSERT INTO meta VALUES ('secret', ?)", (secret.hex(),))
+    con.execute("INSERT INTO tables VALUES ('old1', 'dreams', ?, '{}', 7, 1.0)", (json.dumps(["Ann", "Ben", "Cat"]),))
+    for seq, text in enumerate(["dreams 1 2 3 4", "deal vision 2 mortal Ben"]):
+        con.execute("INSERT INTO events VALUES ('old1', ?, 'move', ?, 'api', 2.0)", (seq, text))
+    con.commit()
+    con.close()
+    old_token = hmac.new(secret, b"old1:Ann", hashlib.sha256).hexdigest()
+    with TestClient(base_url=LOCAL, app=create_app(db)) as c:
+        assert c.get("/api/tables/old1").json()["version"] == 2
+        me = c.get("/api/tables/old1/dreams/me", headers={"X-Player-Token": old_token})
+        assert me.status_code == 200 and me.json()["view"]["me"]["marker"] == "2"
+        new = c.post("/api/tables", json={"game": "dreams", "players": ["Ann", "Ben", "Cat"]}).json()
+        legacy_new = hmac.new(secret, f"{new['id']}:Ann".encode(), hashlib.sha256).hexdigest()
+        assert c.get(f"/api/tables/{new['id']}/dreams/me", headers={"X-Player-Token": legacy_new}).status_code == 403
+        creator = c.app.state.tables.creator_token("old1")
+        assert c.post("/api/tables/old1/dreams/links/Ann", headers={"X-Creator-Token": creator}).status_code == 200
+        assert c.get("/api/tables/old1/dreams/me", headers={"X-Player-Token": old_token}).status_code == 403
+
+
+OLD_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE tables (id TEXT PRIMARY KEY, game TEXT NOT NULL, players TEXT NOT NULL,
+    options TEXT NOT NULL, seed INTEGER NOT NULL, created REAL NOT NULL);
+CREATE TABLE events (table_id TEXT NOT NULL REFERENCES tables(id), seq INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('move', 'undo')), text TEXT NOT NULL,
+    source TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (table_id, seq));
+"""
