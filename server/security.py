@@ -45,8 +45,11 @@ def is_loopback(host: str) -> bool:
 
 
 def _hostname(netloc: str) -> str:
-    """The host part of "name:port" / "[v6]:port", lower case."""
-    return (urlsplit("//" + netloc).hostname or "").lower()
+    """The host part of "name:port" / "[v6]:port", lower case ("" when it is not one)."""
+    try:
+        return (urlsplit("//" + netloc).hostname or "").lower()
+    except ValueError:  # "[not-v6" and the like
+        return ""
 
 
 def _is_ip(name: str) -> bool:
@@ -100,7 +103,7 @@ class AccessPolicy:
         if host is None:
             return True  # HTTP/1.0 without Host: not a browser
         name = _hostname(host)
-        return _is_ip(name) or name in self.hosts
+        return bool(name) and (_is_ip(name) or name in self.hosts)
 
     def origin_refusal(self, method: str, headers: dict[str, str], websocket: bool) -> str | None:
         """Why this request may not change anything, or None when it may."""
@@ -115,9 +118,9 @@ class AccessPolicy:
         origin = origin.lower()
         if origin in self.origins:
             return None
-        parts = urlsplit(origin)
+        scheme, _, netloc = origin.partition("://")
         host = headers.get("host")
-        if parts.scheme in ("http", "https") and host is not None and parts.netloc == host.lower() and self.host_allowed(host):
+        if scheme in ("http", "https") and host is not None and netloc == host.lower() and self.host_allowed(host):
             return None
         return f"requests from {origin} may not change anything here (only this server's own page may)"
 

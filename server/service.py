@@ -12,7 +12,7 @@ from typing import Any
 from rules.core import IllegalMove, Match, RulesError
 from rules.registry import engine_for
 from server.keys import ServerKeys
-from server.store import EventStore, TableRecord, moves_in_force
+from server.store import EventStore, StoreError, TableRecord, moves_in_force
 
 log = logging.getLogger("tablesight")
 REMEMBERED_MOVE_IDS = 256  # per table: enough for any client's retries, small in memory
@@ -70,7 +70,9 @@ class TableService:
         for rec in store.tables():
             try:
                 self._tables[rec.id] = self._replay(rec)
-            except (RulesError, KeyError, ValueError, TypeError) as exc:
+            except StoreError:
+                raise  # the log itself is unreadable: that is for the person running the server
+            except Exception as exc:  # one table's log (a rules fix, a removed game) must not stop the rest
                 reason = exc.reason if isinstance(exc, RulesError) else f"{type(exc).__name__}: {exc}"
                 self.broken[rec.id] = reason
                 log.warning("table %s (%s) skipped: its log no longer replays: %s", rec.id, rec.game, reason)

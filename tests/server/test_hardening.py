@@ -327,3 +327,11 @@ CREATE TABLE events (table_id TEXT NOT NULL REFERENCES tables(id), seq INTEGER N
     kind TEXT NOT NULL CHECK (kind IN ('move', 'undo')), text TEXT NOT NULL,
     source TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (table_id, seq));
 """
+
+
+@pytest.mark.parametrize("headers", [{"Host": "[not-v6"}, {"Host": ""}, {"Origin": "http://[bad", "Host": "127.0.0.1"},
+                                     {"Origin": "garbage", "Host": "127.0.0.1"}])
+def test_malformed_host_and_origin_headers_are_refused_in_words(client, headers):
+    r = client.post("/api/tables", json=QUARX, headers=headers)
+    assert r.status_code in (400, 403)
+    assert_shape(r, r.status_code)
