@@ -1,5 +1,5 @@
 """Issue 12, item 14: the repository needs nothing beside it. No README line, docstring or test
-sends anyone to ../shared, and every dataset folder says where it comes from and its licence."""
+sends anyone to a folder beside the clone, and every dataset folder says where it comes from and its licence."""
 from __future__ import annotations
 
 import subprocess
