@@ -11,6 +11,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rules.core import IllegalMove, MoveSyntaxError, RulesError
 from rules.registry import ENGINES
@@ -18,16 +19,23 @@ from server.camera import CameraFeed
 from server.demo import DemoDriver
 from server.watcher import TableWatcher
 from vision.sources import FrameSource
-from server.routes import camera, demo, pages, quarx_check, tables
-from server.service import AccessDenied, TableNotFound, TableService
-from server.store import EventStore
+from server.routes import camera, demo, exposure, pages, quarx_check, tables
+from server.security import AccessPolicy, GuardMiddleware
+from server.service import AccessDenied, MoveIdReused, TableBroken, TableNotFound, TableService
+from server.store import EventStore, StoreError
 
 log = logging.getLogger("tablesight")
 STATIC = Path(__file__).resolve().parent / "static"
 
 
+def _text(value: object) -> str | None:
+    # A reason may quote client input; a lone surrogate in it must not turn a refusal into a 500.
+    return None if value is None else str(value).encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _error(status: int, reason: str, rule: str | None = None, kind: str = "error") -> JSONResponse:
-    return JSONResponse({"detail": {"error": kind, "reason": reason, "rule": rule}}, status_code=status)
+    """The documented error shape: {"detail": {"error", "reason", "rule"}}."""
+    return JSONResponse({"detail": {"error": kind, "reason": _text(reason), "rule": _text(rule)}}, status_code=status)
 
 
 def _detector_loader(enabled: bool):
@@ -44,8 +52,13 @@ def _detector_loader(enabled: bool):
     return load_detector
 
 
-def create_app(db_path: str | Path, source: FrameSource | None = None, detector: bool = True) -> FastAPI:
-    """The app over the SQLite file at `db_path`; the camera `source` starts and stops with it."""
+def create_app(
+    db_path: str | Path, source: FrameSource | None = None, detector: bool = True, policy: AccessPolicy | None = None
+) -> FastAPI:
+    """The app over the SQLite file at `db_path`; the camera `source` starts and stops with it.
+
+    `policy` says which hosts and origins it answers (default: loopback only, see server.security);
+    StoreError when the event log cannot be used (in use, damaged, unreadable)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -59,8 +72,14 @@ def create_app(db_path: str | Path, source: FrameSource | None = None, detector:
             store.close()
 
     store = EventStore(db_path)
-    app = FastAPI(title="TableSight", lifespan=lifespan)
-    app.state.tables = TableService(store)
+    app = FastAPI(title="TableSight", lifespan=lifespan, responses=exposure.ERROR_RESPONSES)
+    app.state.policy = policy or AccessPolicy.for_bind()
+    app.add_middleware(GuardMiddleware, policy=app.state.policy)
+    try:
+        app.state.tables = TableService(store)
+    except BaseException:
+        store.close()
+        raise
     app.state.watcher = None
     app.state.demo = None
     camera_feed = None
@@ -100,6 +119,31 @@ def create_app(db_path: str | Path, source: FrameSource | None = None, detector:
     async def _denied(request: Request, exc: AccessDenied):
         return _error(403, str(exc), "private moves", "AccessDenied")
 
+    @app.exception_handler(TableBroken)
+    async def _broken(request: Request, exc: TableBroken):
+        return _error(409, str(exc), "replay", "TableBroken")
+
+    @app.exception_handler(MoveIdReused)
+    async def _reused(request: Request, exc: MoveIdReused):
+        return _error(409, str(exc), "move id", "MoveIdReused")
+
+    @app.exception_handler(StoreError)
+    async def _store(request: Request, exc: StoreError):
+        log.error("event log: %s", exc.reason)
+        return _error(503, exc.reason, "event log", "StoreError")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException):
+        # Routes raise HTTPException(detail={"reason", "rule"}); the framework raises it with a
+        # bare string (a body that is not JSON or not UTF-8, an unknown path): one shape for both.
+        detail = exc.detail if isinstance(exc.detail, dict) else {"reason": str(exc.detail), "rule": None}
+        if exc.status_code == 400 and detail["reason"] == "There was an error parsing the body":
+            detail = {"reason": "the body is not valid JSON (UTF-8, nested at most a few hundred levels)", "rule": "request body"}
+        response = _error(exc.status_code, detail.get("reason", ""), detail.get("rule"), "HTTPException")
+        for k, v in (exc.headers or {}).items():
+            response.headers[k] = v
+        return response
+
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):
         parts = []
@@ -115,6 +159,7 @@ def create_app(db_path: str | Path, source: FrameSource | None = None, detector:
         return _error(500, f"internal error: {type(exc).__name__}", None, "InternalError")
 
     app.include_router(tables.router)
+    app.include_router(exposure.router)
     app.include_router(camera.router)
     app.include_router(quarx_check.router)
     app.include_router(demo.router)

@@ -17,8 +17,15 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from server.app import create_app
+    from server.security import AccessPolicy
+    from server.store import StoreError
     from vision.sources import FrameSource, parse_source
 
+    try:
+        policy = AccessPolicy.for_bind(args.host, args.allow_origin)
+    except ValueError as exc:
+        print(f"tablesight serve: {exc}", file=sys.stderr)
+        return 2
     source = None
     if args.source != "none":
         try:
@@ -28,7 +35,13 @@ def _serve(args: argparse.Namespace) -> int:
             return 2
         source = FrameSource(spec)
         print(f"camera source: {spec.kind} {spec.target}", file=sys.stderr)
-    app = create_app(args.db, source=source, detector=not args.no_detector)
+    try:
+        app = create_app(args.db, source=source, detector=not args.no_detector, policy=policy)
+    except StoreError as exc:
+        print(f"tablesight serve: {exc.reason}", file=sys.stderr)
+        return 2
+    if policy.warning:
+        print(f"WARNING: {policy.warning}", file=sys.stderr)
     print(f"TableSight on http://{args.host}:{args.port}/  (event log: {args.db})", file=sys.stderr)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0
@@ -137,7 +150,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run the live server: the page, the HTTP/WebSocket API and the camera picture. "
         "Every table's moves go to an SQLite event log, so a restart loses nothing.",
     )
-    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to bind (default 127.0.0.1: this machine only; 0.0.0.0 lets phones on your "
+                       "Wi-Fi in, and anyone else on that network: there are no accounts)")
+    serve.add_argument("--allow-origin", action="append", default=[], metavar="URL",
+                       help="another origin whose pages may change tables, e.g. http://tablesight.lan:8000 "
+                       "(its host name is also answered); repeatable")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument(
         "--source",

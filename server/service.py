@@ -2,16 +2,20 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
+import logging
 import random
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.core import IllegalMove, Match
+from rules.core import IllegalMove, Match, RulesError
 from rules.registry import engine_for
-from server.store import EventStore, TableRecord, moves_in_force
+from server.keys import ServerKeys
+from server.store import EventStore, StoreError, TableRecord, moves_in_force
+
+log = logging.getLogger("tablesight")
+REMEMBERED_MOVE_IDS = 256  # per table: enough for any client's retries, small in memory
 
 
 class TableNotFound(LookupError):
@@ -20,6 +24,18 @@ class TableNotFound(LookupError):
 
 class AccessDenied(PermissionError):
     """The move belongs on a player's own private link."""
+
+
+class TableBroken(RuntimeError):
+    """The table's log no longer replays (a rules fix, a removed game): it is kept on disk, not served."""
+
+    def __init__(self, table_id: str, reason: str):
+        super().__init__(f"table {table_id!r} cannot be shown: its log no longer replays ({reason})")
+        self.reason = reason
+
+
+class MoveIdReused(ValueError):
+    """A client move id already stands for a different move at this table."""
 
 
 @dataclass
@@ -35,6 +51,9 @@ class Table:
     camera: dict = field(default_factory=lambda: {"watching": False})
     candidates: list[list[str]] = field(default_factory=list)
     candidates_reason: str = ""
+    # Answers to recent moves by client move id, so a retried request gets the first answer again.
+    answers: OrderedDict = field(default_factory=OrderedDict)
+    logged_ids: set[str] = field(default_factory=set)  # client move ids in the log (answers are not kept across restarts)
 
 
 class TableService:
@@ -42,12 +61,24 @@ class TableService:
 
     def __init__(self, store: EventStore):
         self.store = store
-        self.secret = store.secret()
+        self.keys = ServerKeys(store.secret())
         self._tables: dict[str, Table] = {}
+        # Tables whose log no longer replays: reported and skipped, so the others still start.
+        self.broken: dict[str, str] = {}
         self._subscribers: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]]] = {}
         self._guard = threading.Lock()
         for rec in store.tables():
-            self._tables[rec.id] = self._replay(rec)
+            try:
+                self._tables[rec.id] = self._replay(rec)
+            except StoreError:
+                raise  # the log itself is unreadable: that is for the person running the server
+            except Exception as exc:  # one table's log (a rules fix, a removed game) must not stop the rest
+                reason = exc.reason if isinstance(exc, RulesError) else f"{type(exc).__name__}: {exc}"
+                self.broken[rec.id] = reason
+                log.warning("table %s (%s) skipped: its log no longer replays: %s", rec.id, rec.game, reason)
+        for tid, reason in store.unreadable.items():
+            self.broken[tid] = reason
+            log.warning("table %s skipped: %s", tid, reason)
 
     def _replay(self, rec: TableRecord) -> Table:
         events = self.store.events(rec.id)
@@ -55,12 +86,14 @@ class TableService:
         engine = engine_for(rec.game)
         seed = self._match_seed(engine, rec.id, rec.seed)
         match = Match(engine, rec.players, rec.options, seed, moves=[ev.text for ev in standing])
-        return Table(rec, match, [ev.source for ev in standing], len(events))
+        return Table(rec, match, [ev.source for ev in standing], len(events),
+                     logged_ids={ev.move_id for ev in events if ev.move_id})
 
     def _match_seed(self, engine, table_id: str, seed: int) -> int | str:
         # A hidden-information game's draws must not follow from a seed players can read or choose.
+        # Replay does not depend on it: the log holds every drawn outcome as its move text.
         if engine.secret_chance:
-            return hmac.new(self.secret, f"{table_id}:{seed}".encode(), hashlib.sha256).hexdigest()
+            return self.keys.mac("secret deal", table_id, seed)
         return seed
 
     # -- reading -------------------------------------------------------------------------
@@ -72,8 +105,14 @@ class TableService:
         with self._guard:
             t = self._tables.get(table_id)
         if t is None:
+            if table_id in self.broken:
+                raise TableBroken(table_id, self.broken[table_id])
             raise TableNotFound(f"no table {table_id!r}")
         return t
+
+    def creator_token(self, table_id: str) -> str:
+        """The token of whoever created the table (the page keeps it; it re-issues private links)."""
+        return self.keys.mac("table creator", table_id)
 
     def match(self, table_id: str) -> Match:
         return self.table(table_id).match
@@ -88,15 +127,7 @@ class TableService:
         """The shared state shape of the API (as `player` may see it; None: the shared screen)."""
         t = self.table(table_id)
         with t.lock:
-            snap = t.match.snapshot(player)
-            snap["id"] = t.record.id
-            snap["seed"] = t.record.seed
-            snap["sources"] = list(t.sources)
-            snap["version"] = t.seq
-            snap["camera"] = dict(t.camera)
-            snap["candidates"] = [list(c) for c in t.candidates]
-            snap["candidates_reason"] = t.candidates_reason
-        return snap
+            return _snapshot(t, player)
 
     # -- changing ------------------------------------------------------------------------
     def create(self, game: str, players: list[str], options: dict | None = None, seed: int | None = None) -> str:
@@ -111,10 +142,24 @@ class TableService:
             self._tables[rec.id] = table
         return rec.id
 
-    def play(self, table_id: str, text: str, source: str = "api", player: str | None = None) -> dict:
-        """Play a move; logged to disk before anyone hears of it."""
+    def play(
+        self, table_id: str, text: str, source: str = "api", player: str | None = None, move_id: str | None = None
+    ) -> dict:
+        """Play a move; logged to disk before anyone hears of it. Returns the snapshot right after it.
+
+        A client that may retry sends a `move_id`: a repeat of an id this table has seen gets the
+        first answer again (marked "repeated") and plays nothing; the same id with another move is
+        refused (MoveIdReused)."""
         t = self.table(table_id)
         with t.lock:
+            if move_id is not None and move_id in t.answers:
+                first_text, first_player, answer = t.answers[move_id]
+                if (first_text, first_player) != (text, player):
+                    raise MoveIdReused(f"move id {move_id!r} was used for another move at this table")
+                return dict(answer, repeated=True)
+            if move_id is not None and move_id in t.logged_ids:
+                # Played before a restart: the first answer is gone, the state it led to is not.
+                return dict(_snapshot(t, player), repeated=True)
             m = t.match
             move = m.canonical(text)
             owner = m.engine.private_player(m.state, move)
@@ -124,17 +169,25 @@ class TableService:
                 raise AccessDenied("a private link only makes that player's own secret moves")
             logged = m.play(move)
             try:
-                self.store.append(table_id, t.seq, "move", logged, source)
+                self.store.append(table_id, t.seq, "move", logged, source, move_id)
             except Exception:
                 m.undo()
                 raise
             t.seq += 1
             t.sources.append(source)
+            # Built under the lock: the answer shows this move's version, not a later one.
+            answer = _snapshot(t, player)
+            if move_id is not None:
+                t.logged_ids.add(move_id)
+                t.answers[move_id] = (text, player, answer)
+                while len(t.answers) > REMEMBERED_MOVE_IDS:
+                    t.answers.popitem(last=False)
         self._notify(table_id)
-        return self.snapshot(table_id, player)
+        return answer
 
-    def undo(self, table_id: str, source: str = "api") -> str:
-        """Take back the last move (an undo is itself logged); returns it as the public may read it."""
+    def undo(self, table_id: str, source: str = "api") -> dict:
+        """Take back the last move (an undo is itself logged); the snapshot right after, with
+        "undone": the move as the public may read it."""
         t = self.table(table_id)
         with t.lock:
             m = t.match
@@ -149,8 +202,10 @@ class TableService:
             t.match.undo()
             t.sources.pop()
             t.seq += 1
+            answer = _snapshot(t, None)
+        answer["undone"] = shown
         self._notify(table_id)
-        return shown
+        return answer
 
     def set_camera_note(self, table_id: str, note: dict) -> None:
         """Show what the camera is doing on the table's page."""
@@ -196,6 +251,10 @@ class TableService:
             for item in [s for s in subs if s[1] is queue]:
                 subs.discard(item)
 
+    def notify(self, table_id: str) -> None:
+        """Wake every live watcher of the table (their pages re-read it)."""
+        self._notify(table_id)
+
     def _notify(self, table_id: str) -> None:
         with self._guard:
             subs = list(self._subscribers.get(table_id, ()))
@@ -205,6 +264,19 @@ class TableService:
                 loop.call_soon_threadsafe(_offer, q, version)
             except RuntimeError:  # that watcher's event loop has closed
                 pass
+
+
+def _snapshot(t: Table, player: str | None) -> dict:
+    """The API's state shape of `t` as `player` may see it; the caller holds `t.lock`."""
+    snap = t.match.snapshot(player)
+    snap["id"] = t.record.id
+    snap["seed"] = t.record.seed
+    snap["sources"] = list(t.sources)
+    snap["version"] = t.seq
+    snap["camera"] = dict(t.camera)
+    snap["candidates"] = [list(c) for c in t.candidates]
+    snap["candidates_reason"] = t.candidates_reason
+    return snap
 
 
 def _offer(q: asyncio.Queue, item: Any) -> None:

@@ -15,6 +15,9 @@ from typing import Callable, Protocol
 import cv2
 import numpy as np
 
+from vision.detector.errors import BadImageError
+from vision.detector.image_io import read_image
+
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 DEMO_DIR = Path(__file__).resolve().parent.parent / "datasets" / "demo"
 
@@ -27,18 +30,30 @@ class Capture(Protocol):
 
 
 class FolderCapture:
-    """Images of a folder in name order, looping, at a steady pace."""
+    """Images of a folder in name order, looping, at a steady pace.
+
+    An image that cannot be read (corrupt, truncated, too large) is skipped and named in
+    `problem` (the reader reports it); only a folder with no readable image gives no frame.
+    """
 
     def __init__(self, folder: Path):
         self.files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if not self.files:
             raise FileNotFoundError(f"no images in {folder}")
         self.i = 0
+        self.problem = ""
+        self.skipped: set[str] = set()
 
     def read(self) -> tuple[bool, np.ndarray | None]:
-        frame = cv2.imread(str(self.files[self.i % len(self.files)]))
-        self.i += 1
-        return frame is not None, frame
+        for _ in range(len(self.files)):
+            path = self.files[self.i % len(self.files)]
+            self.i += 1
+            try:
+                return True, read_image(path)
+            except BadImageError as exc:
+                self.skipped.add(path.name)
+                self.problem = f"skipped {len(self.skipped)} unreadable image(s), last: {exc}"
+        return False, None
 
     def release(self) -> None:
         pass
@@ -433,6 +448,9 @@ class FrameSource:
             if not ok or frame is None or frame.size == 0:
                 cap = self._lose(cap, "the source gave no frame")
                 continue
+            problem = getattr(cap, "problem", "")
+            if problem:  # the source went on past a bad frame: live, but say what was skipped
+                self._set(detail=problem, last_problem=problem)
             if self.spec.live:
                 sig = frame[:: max(1, frame.shape[0] // 16), :: max(1, frame.shape[1] // 16)].tobytes()
                 now = time.monotonic()

@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from typing import Any, Generic, TypeVar
 
 from rules.core.errors import IllegalMove
+from rules.core.names import check_name
 
 S = TypeVar("S")
 
@@ -43,11 +44,10 @@ class Engine(ABC, Generic[S]):
                 f"not {len(players)}",
                 rule="players",
             )
+        for p in players:
+            check_name(p)
         if len(set(players)) != len(players):
             raise IllegalMove("every player needs a different name", rule="players")
-        for p in players:
-            if not p or not p.strip() or p != p.strip() or len(p) > 32:
-                raise IllegalMove(f"bad player name {p!r}: 1-32 characters, no outer spaces", rule="players")
 
     # -- moves -------------------------------------------------------------------------
     @abstractmethod

@@ -1,4 +1,4 @@
-"""The Quarx / Dots engine (../shared/rulebooks/quarx-dots.txt)."""
+"""The Quarx / Dots engine (rulebook: the "Dots" rules in the game's box)."""
 from __future__ import annotations
 
 import random

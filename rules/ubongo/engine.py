@@ -1,4 +1,4 @@
-"""The Ubongo: Das Würfelspiel rules engine (rulebook: ../shared/rulebooks/ubongo-wuerfelspiel.txt).
+"""The Ubongo: Das Würfelspiel rules engine (rulebook: the one in the KOSMOS box).
 
 A round is three phases: the roll (a chance move naming the faces on top), the grab (each player
 still working on the area takes one black and one white die) and the entering (each of them

@@ -1,25 +1,27 @@
 """Dreams' private player links: each player's own page shows their marker and takes their guess.
 
-A link is /dreams/{table_id}#{token} with token = HMAC-SHA256(server secret, "table_id:player") in
-hex. The token travels in the URL fragment (never sent to the server with the page, never in a
-Referer) and then in the X-Player-Token header, or as the first message of the live WebSocket, so
-it stays out of access logs. The URL holds no player name: the token alone says whose link it is,
-so there is no id to change.
+A link is /dreams/{table_id}#{token}; the token is a MAC under the server's "dreams link" key
+(server.dreams_links: its own key, so no link can reproduce a deal's seed). The token travels in
+the URL fragment (never sent to the server with the page, never in a Referer) and then in the
+X-Player-Token header, or as the first message of the live WebSocket, so it stays out of access
+logs. The URL holds no player name: the token alone says whose link it is.
 
 Who may see a link: the shared screen hands each player's link out once, and only during set-up
 (round 1, before any Gods marker is dealt or entered). At the table the players take turns at the
 shared screen to open their own link, as they close their eyes while the stacks are mixed. Someone
-who takes another's link is found out at once (that player cannot get theirs), and once the
-markers are out no link can be shown again, not even after a server restart, since the window is
-read from the event log. The record of links shown lives in app.state: a restart during set-up
-forgets it, which reopens only the set-up window.
+who takes another's link is found out at once (that player cannot get theirs).
+
+Re-issue: the page that created the table holds its creator token (the answer to POST
+/api/tables). With it, a player's link can be issued again at any time (a link never taken, a
+phone lost, a tab closed), and issuing it revokes the one before: the old link's page is closed
+and its token refused from then on. So whoever re-issues someone else's link to peek is found out
+the same way (that player's own link stops working). Generations live in the event log, so a
+restart revives no revoked link.
 """
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
-import re
 from pathlib import Path
 
 from fastapi import APIRouter, Header, Request, WebSocket
@@ -30,12 +32,12 @@ from starlette.websockets import WebSocketDisconnect
 
 from rules.core.errors import RulesError
 from rules.dreams.moves import PlaceStar
+from server.dreams_links import LinkBook
 from server.live import push_snapshots
 from server.service import AccessDenied, TableNotFound, TableService
 
 router = APIRouter()
 PAGE = Path(__file__).resolve().parent.parent / "static" / "dreams" / "player.html"
-TOKEN_FORM = re.compile(r"[0-9a-f]{64}")
 DENIED = "this private link is not valid for this table"
 AUTH_WAIT_S = 10.0  # a live socket that sends no token in this time is closed
 
@@ -44,13 +46,16 @@ class PlayerMove(BaseModel):
     move: str = Field(min_length=1, max_length=200)
 
 
-def token_for(secret: bytes, table_id: str, player: str) -> str:
-    """The private token of `player` at `table_id`."""
-    return hmac.new(secret, f"{table_id}:{player}".encode(), hashlib.sha256).hexdigest()
-
-
 def _service(request: Request) -> TableService:
     return request.app.state.tables
+
+
+def link_book(svc: TableService) -> LinkBook:
+    """The service's LinkBook (made on first use: this router is only mounted when Dreams is installed)."""
+    book = getattr(svc, "dreams_links", None)
+    if book is None:
+        book = svc.dreams_links = LinkBook(svc.store, svc.keys)
+    return book
 
 
 def _players(svc: TableService, table_id: str) -> list[str]:
@@ -64,12 +69,7 @@ def _players(svc: TableService, table_id: str) -> list[str]:
 def player_for(svc: TableService, table_id: str, token: str | None) -> str:
     """The player whose token this is; AccessDenied (always the same words) otherwise."""
     players = _players(svc, table_id)
-    if not isinstance(token, str) or not TOKEN_FORM.fullmatch(token):
-        raise AccessDenied(DENIED)
-    found = None
-    for p in players:  # every player is compared, so the time says nothing about which one matched
-        if hmac.compare_digest(token_for(svc.secret, table_id, p).encode(), token.encode()):
-            found = p
+    found = link_book(svc).owner(table_id, players, token, svc.table(table_id).record.created)
     if found is None:
         raise AccessDenied(DENIED)
     return found
@@ -104,20 +104,33 @@ async def list_links(table_id: str, request: Request) -> dict:
 
 
 @router.post("/api/tables/{table_id}/dreams/links/{player}")
-async def show_link(table_id: str, player: str, request: Request) -> dict:
-    """A player's private link, once, during set-up."""
+async def show_link(
+    table_id: str, player: str, request: Request, x_creator_token: str | None = Header(default=None)
+) -> dict:
+    """A player's private link: once during set-up, or again at any time with the creator token
+    (which revokes the link before; the answer says "reissued": true)."""
     svc = _service(request)
     players = _players(svc, table_id)
     if player not in players:
         raise TableNotFound(f"no player {player!r} at this table")
-    if not _setting_up(svc, table_id):
-        raise AccessDenied("links are handed out only before the first Gods markers are dealt")
+    book = link_book(svc)
     shown = _shown(request, table_id)
+    if x_creator_token is not None:
+        if not hmac.compare_digest(svc.creator_token(table_id).encode(), x_creator_token.encode("utf-8", "replace")):
+            raise AccessDenied("only the page that created this table can issue a link again")
+        token = await run_in_threadpool(book.reissue, table_id, player)
+        shown.add(player)
+        svc.notify(table_id)  # the revoked link's live page closes now
+        path = f"/dreams/{table_id}#{token}"
+        return {"player": player, "path": path, "url": str(request.base_url).rstrip("/") + path, "reissued": True}
+    if not _setting_up(svc, table_id):
+        raise AccessDenied("links are handed out only before the first Gods markers are dealt; "
+                           "the page that created the table can issue one again")
     if player in shown:
-        raise AccessDenied(f"{player}'s link has been shown already")
+        raise AccessDenied(f"{player}'s link has been shown already; the page that created the table can issue it again")
     shown.add(player)
-    path = f"/dreams/{table_id}#{token_for(svc.secret, table_id, player)}"
-    return {"player": player, "path": path, "url": str(request.base_url).rstrip("/") + path}
+    path = f"/dreams/{table_id}#{book.token(table_id, player)}"
+    return {"player": player, "path": path, "url": str(request.base_url).rstrip("/") + path, "reissued": False}
 
 
 @router.get("/api/tables/{table_id}/dreams/me")
@@ -138,7 +151,7 @@ async def my_move(
     if _own_star(svc, table_id, body.move, player):
         # A star is public: it is played as the shared screen would, then shown as this player sees it.
         await run_in_threadpool(svc.play, table_id, body.move, "player", None)
-        return await run_in_threadpool(svc.snapshot, table_id, player)
+        return await run_in_threadpool(svc.snapshot, table_id, player)  # a later version at worst: never a secret
     return await run_in_threadpool(svc.play, table_id, body.move, "player", player)
 
 
@@ -165,7 +178,12 @@ async def my_live(ws: WebSocket, table_id: str) -> None:
     except (AccessDenied, asyncio.TimeoutError, ValueError, KeyError, WebSocketDisconnect, RuntimeError):
         await _close(ws, 4403, DENIED)
         return
-    await push_snapshots(ws, svc, table_id, svc.subscribe(table_id), player)
+    token = first["token"]
+
+    def still_valid() -> bool:  # a link issued again revokes this one, open pages included
+        return link_book(svc).owner(table_id, [player], token, svc.table(table_id).record.created) == player
+
+    await push_snapshots(ws, svc, table_id, svc.subscribe(table_id), player, still_valid)
 
 
 async def _close(ws: WebSocket, code: int, reason: str) -> None:

@@ -1,6 +1,8 @@
 """The API every game shares: games, tables, moves, undo, live updates."""
 from __future__ import annotations
 
+from typing import Literal
+
 from fastapi import APIRouter, Request, WebSocket
 from pydantic import BaseModel, Field, field_validator
 from starlette.concurrency import run_in_threadpool
@@ -15,7 +17,7 @@ router = APIRouter(prefix="/api")
 class NewTable(BaseModel):
     game: str = Field(min_length=1, max_length=32)
     players: list[str] = Field(min_length=1, max_length=12)
-    seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    seed: int | None = Field(default=None, ge=0, le=2**63 - 1, strict=True)  # strict: `true` is not 1
     options: dict = Field(default_factory=dict)
 
     @field_validator("players")
@@ -26,7 +28,10 @@ class NewTable(BaseModel):
 
 class MoveIn(BaseModel):
     move: str = Field(min_length=1, max_length=500)
-    source: str = Field(default="api", max_length=20)
+    # Who typed it; "camera", "player" and "demo" are the server's own and cannot be claimed.
+    source: Literal["api", "page"] = "api"
+    # Optional: a client that may retry sends an id; a repeat gets the first answer (with "repeated": true).
+    move_id: str | None = Field(default=None, min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")
 
 
 def tables(request: Request) -> TableService:
@@ -47,7 +52,10 @@ def list_tables(request: Request) -> list[dict]:
     svc = tables(request)
     out = []
     for tid in svc.ids():
-        rec = svc.table(tid).record
+        try:
+            rec = svc.table(tid).record
+        except TableNotFound:  # removed meanwhile
+            continue
         out.append({"id": tid, "game": rec.game, "players": rec.players, "created": rec.created})
     return out
 
@@ -56,7 +64,10 @@ def list_tables(request: Request) -> list[dict]:
 async def create_table(body: NewTable, request: Request) -> dict:
     svc = tables(request)
     tid = await run_in_threadpool(svc.create, body.game, body.players, body.options, body.seed)
-    return await run_in_threadpool(svc.snapshot, tid)
+    snap = await run_in_threadpool(svc.snapshot, tid)
+    # Only this answer carries it: the page that created the table keeps it to re-issue private links.
+    snap["creator_token"] = svc.creator_token(tid)
+    return snap
 
 
 @router.get("/tables/{table_id}")
@@ -66,16 +77,12 @@ async def get_table(table_id: str, request: Request) -> dict:
 
 @router.post("/tables/{table_id}/moves")
 async def post_move(table_id: str, body: MoveIn, request: Request) -> dict:
-    return await run_in_threadpool(tables(request).play, table_id, body.move, body.source)
+    return await run_in_threadpool(tables(request).play, table_id, body.move, body.source, None, body.move_id)
 
 
 @router.post("/tables/{table_id}/undo")
 async def post_undo(table_id: str, request: Request) -> dict:
-    svc = tables(request)
-    undone = await run_in_threadpool(svc.undo, table_id)
-    snap = await run_in_threadpool(svc.snapshot, table_id)
-    snap["undone"] = undone
-    return snap
+    return await run_in_threadpool(tables(request).undo, table_id)
 
 
 class ChoiceIn(BaseModel):

@@ -54,6 +54,8 @@ async function showHome() {
     try {
       if ($("#options").value.trim()) body.options = JSON.parse($("#options").value);
       const t = await api("POST", "/api/tables", body);
+      // Only the page that created the table holds this: it can re-issue a lost private link.
+      localStorage.setItem(`tablesight-creator:${t.id}`, t.creator_token);
       location.href = `/table/${t.id}`;
     } catch (err) {
       showError($("#home-error"), err);
@@ -314,5 +316,16 @@ function setupCamera() {
   setInterval(poll, 3000);
 }
 
+// Bound beyond this machine: say so on every page, not only in the terminal.
+async function showExposure() {
+  try {
+    const info = await api("GET", "/api/server");
+    const el = $("#exposure-warning");
+    el.textContent = info.warning || "";
+    el.hidden = !info.warning;
+  } catch (err) { /* the warning is best effort; the terminal has said it too */ }
+}
+
 const m = location.pathname.match(/^\/table\/([^/]+)$/);
+showExposure();
 if (m) showTable(decodeURIComponent(m[1])); else showHome();

@@ -142,3 +142,36 @@ def test_a_wrong_link_shows_nothing(page, server_url):
     page.goto(f"{server_url}/dreams/{tid}#{'0' * 64}")
     expect(page.locator("#denied")).to_be_visible()
     expect(page.locator("#me")).to_be_hidden()
+
+
+def test_the_creating_page_reissues_a_lost_link_and_the_old_one_stops(page, server_url):
+    """Issue 12, item 13: dealt before Ben took his link, and Ann lost hers: the page that created
+    the table issues both again; Ann's old phone page is closed at once."""
+    page.goto(server_url + "/")
+    expect(page.locator("#exposure-warning")).to_be_hidden()  # loopback: nothing to warn about
+    page.locator("#game").select_option("dreams")
+    page.locator("#players").fill(", ".join(PLAYERS))
+    page.locator("#seed").fill("21")
+    page.locator("#create").click()
+    expect(page.locator("#conn")).to_have_text("live")
+    old_ann = show_link(page, "Ann")
+    ann, ann_errors = open_phone(page, old_ann)
+    page.locator("#chance-random").click()
+    expect(page.locator(".dreams-card")).to_have_count(4)
+    page.locator("#chance-random").click()
+    expect(page.locator(".dreams-links")).not_to_contain_text("Show")
+
+    page.get_by_role("button", name="New link for Ben").click()
+    ben_url = page.locator(".dreams-link-url").inner_text()
+    page.locator(".dreams-link-hide").click()
+    ben, ben_errors = open_phone(page, ben_url)
+    expect(ben.locator("#who")).to_have_text("Ben (yellow)")
+
+    page.get_by_role("button", name="New link for Ann").click()
+    new_ann = page.locator(".dreams-link-url").inner_text()
+    page.locator(".dreams-link-hide").click()
+    assert new_ann != old_ann
+    expect(ann.locator("#denied")).to_be_visible()  # the old link's page, closed live
+    ann2, ann2_errors = open_phone(page, new_ann)
+    expect(ann2.locator("#who")).to_have_text("Ann (blue)")
+    assert not ann_errors + ben_errors + ann2_errors

@@ -9,7 +9,7 @@ from server.app import create_app
 
 @pytest.fixture
 def client(tmp_path):
-    with TestClient(create_app(tmp_path / "t.sqlite")) as c:
+    with TestClient(base_url="http://127.0.0.1", app=create_app(tmp_path / "t.sqlite")) as c:
         yield c
 
 
@@ -97,7 +97,7 @@ def test_nothing_to_undo_is_409(client):
 
 def test_websocket_pushes_every_change(client):
     tid = new_table(client)
-    with client.websocket_connect(f"/api/tables/{tid}/live") as ws:
+    with client.websocket_connect(f"ws://127.0.0.1/api/tables/{tid}/live") as ws:
         assert ws.receive_json()["history"] == []
         client.post(f"/api/tables/{tid}/moves", json={"move": "reveal 1 2 3 4"})
         pushed = ws.receive_json()

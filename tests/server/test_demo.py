@@ -96,7 +96,7 @@ def test_the_driver_plays_the_bundled_clip_through_the_watcher(game):
 
 
 def test_demo_needs_the_demo_source(tmp_path):
-    with TestClient(create_app(tmp_path / "t.sqlite")) as c:
+    with TestClient(base_url="http://127.0.0.1", app=create_app(tmp_path / "t.sqlite")) as c:
         res = c.post("/api/demo/diceline", json={})
         assert res.status_code == 409 and "demo" in res.json()["detail"]["reason"]
         listed = c.get("/api/demo").json()
@@ -110,14 +110,14 @@ def test_demo_refused_with_a_real_camera(tmp_path):
     folder.mkdir()
     cv2.imwrite(str(folder / "a.png"), np.zeros((48, 64, 3), np.uint8))
     app = create_app(tmp_path / "t.sqlite", source=FrameSource(parse_source(str(folder)), fps=30), detector=False)
-    with TestClient(app) as c:
+    with TestClient(base_url="http://127.0.0.1", app=app) as c:
         res = c.post("/api/demo/ubongo", json={})
         assert res.status_code == 409 and "bundled demo" in res.json()["detail"]["reason"]
 
 
 def test_demo_api_starts_a_watched_table(tmp_path):
     app = create_app(tmp_path / "t.sqlite", source=FrameSource(parse_source("demo"), fps=30), detector=False)
-    with TestClient(app) as c:
+    with TestClient(base_url="http://127.0.0.1", app=app) as c:
         wait_until(lambda: c.get("/api/demo").json()["available"], "the demo capture")
         listed = c.get("/api/demo").json()
         clips = {x["game"]: x for x in listed["clips"]}

@@ -14,7 +14,8 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from server.app import create_app
-from server.routes.dreams import DENIED, token_for
+from server.dreams_links import token_for
+from server.routes.dreams import DENIED
 
 PLAYERS = ["Ann", "Ben", "Cat"]
 COLOURS = {"Ann": "blue", "Ben": "yellow", "Cat": "green"}
@@ -27,7 +28,7 @@ def db(tmp_path):
 
 @pytest.fixture
 def client(db):
-    with TestClient(create_app(db)) as c:
+    with TestClient(base_url="http://127.0.0.1", app=create_app(db)) as c:
         yield c
 
 
@@ -173,7 +174,7 @@ def test_public_api_never_shows_a_secret_before_the_reveal(client, table):
         assert secret not in text, secret
     assert "Ann has locked a guess" in public.json()["history"]
     assert public.json()["legal_moves"] == []
-    with client.websocket_connect(f"/api/tables/{tid}/live") as ws:
+    with client.websocket_connect(f"ws://127.0.0.1/api/tables/{tid}/live") as ws:
         pushed = json.dumps(ws.receive_json())
     assert not [s for s in secrets_of(st) if s in pushed]
 
@@ -192,7 +193,8 @@ def test_stored_event_log_stays_hidden_after_a_restart(db, client, table):
     client.post(f"/api/tables/{tid}/dreams/me/moves", headers=me(tokens["Ann"]), json={"move": guess_for(st, "Ann")})
     raw = [ev.text for ev in client.app.state.tables.store.events(tid)]
     assert any(t.startswith("deal vision") for t in raw)  # the truth is on disk ...
-    with TestClient(create_app(db)) as again:  # ... and a server that replays it keeps it hidden
+    client.app.state.tables.store.close()  # one server per event log: the first one stops
+    with TestClient(base_url="http://127.0.0.1", app=create_app(db)) as again:  # ... and a server that replays it keeps it hidden
         text = again.get(f"/api/tables/{tid}").text
         assert not [s for s in secrets_of(st) if s in text]
         assert again.get(f"/api/tables/{tid}/dreams/me", headers=me(tokens["Ann"])).json()["view"]["me"]["guess"]
@@ -206,7 +208,7 @@ def test_links_are_shown_once_and_only_during_set_up(client):
     first = client.post(f"/api/tables/{tid}/dreams/links/Ann")
     assert first.status_code == 200 and first.json()["url"].endswith(first.json()["path"])
     token = first.json()["path"].split("#")[1]
-    assert token == token_for(client.app.state.tables.secret, tid, "Ann")
+    assert token == token_for(client.app.state.tables.keys, tid, "Ann")
     assert token not in client.get(f"/api/tables/{tid}/dreams/links").text
     second = client.post(f"/api/tables/{tid}/dreams/links/Ann")
     assert second.status_code == 403 and token not in second.text
@@ -222,13 +224,13 @@ def test_other_games_have_no_dreams_links(client):
     r = client.post("/api/tables", json={"game": "quarx", "players": ["Ann", "Ben"], "seed": 1})
     tid = r.json()["id"]
     assert client.post(f"/api/tables/{tid}/dreams/links/Ann").status_code == 404
-    assert client.get(f"/api/tables/{tid}/dreams/me", headers=me(token_for(client.app.state.tables.secret, tid, "Ann"))).status_code == 404
+    assert client.get(f"/api/tables/{tid}/dreams/me", headers=me(token_for(client.app.state.tables.keys, tid, "Ann"))).status_code == 404
 
 
 @pytest.mark.parametrize("first", [{"token": None}, {"token": secrets.token_hex(32)}, {"token": "x"}, {"nothing": 1}, ["x"]])
 def test_live_socket_refuses_bad_tokens_and_sends_nothing(client, table, first):
     tid, _ = table
-    with client.websocket_connect(f"/api/tables/{tid}/dreams/me/live") as ws:
+    with client.websocket_connect(f"ws://127.0.0.1/api/tables/{tid}/dreams/me/live") as ws:
         ws.send_json(first)
         with pytest.raises(WebSocketDisconnect) as exc:
             ws.receive_json()
@@ -238,7 +240,7 @@ def test_live_socket_refuses_bad_tokens_and_sends_nothing(client, table, first):
 def test_live_socket_pushes_the_players_own_view(client, table):
     tid, tokens = table
     st = state(client, tid)
-    with client.websocket_connect(f"/api/tables/{tid}/dreams/me/live") as ws:
+    with client.websocket_connect(f"ws://127.0.0.1/api/tables/{tid}/dreams/me/live") as ws:
         ws.send_json({"token": tokens["Ben"]})
         snap = ws.receive_json()
         assert snap["view"]["me"]["player"] == "Ben" and snap["view"]["me"]["guess"] is None
@@ -324,7 +326,7 @@ def test_fuzzed_tokens_and_moves_learn_nothing(tmp_path):
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    with TestClient(create_app(tmp_path / "fuzz.sqlite")) as c:
+    with TestClient(base_url="http://127.0.0.1", app=create_app(tmp_path / "fuzz.sqlite")) as c:
         tid = new_table(c)
         real = {p: link_token(c, tid, p) for p in PLAYERS}
         to_guessing(c, tid)

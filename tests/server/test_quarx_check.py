@@ -9,7 +9,7 @@ from server.app import create_app
 
 @pytest.fixture
 def client(tmp_path):
-    with TestClient(create_app(tmp_path / "t.sqlite")) as c:
+    with TestClient(base_url="http://127.0.0.1", app=create_app(tmp_path / "t.sqlite")) as c:
         yield c
 
 

@@ -95,7 +95,7 @@ def test_unexplained_view_changes_nothing_and_says_so(setup):
 def test_candidates_are_chosen_with_one_click(setup):
     app, svc, tid, w = setup
     svc.set_candidates(tid, [["reveal 1 1 1 1"], ["reveal 1 1 1 2"]], "2 moves fit")
-    with TestClient(app) as client:
+    with TestClient(base_url="http://127.0.0.1", app=app) as client:
         snap = client.get(f"/api/tables/{tid}").json()
         assert snap["candidates"] == [["reveal 1 1 1 1"], ["reveal 1 1 1 2"]]
         assert client.post(f"/api/tables/{tid}/camera/choose", json={"candidate": 5}).status_code == 409
@@ -104,6 +104,6 @@ def test_candidates_are_chosen_with_one_click(setup):
 
 
 def test_watch_needs_a_camera(tmp_path):
-    with TestClient(create_app(tmp_path / "t.sqlite")) as client:
+    with TestClient(base_url="http://127.0.0.1", app=create_app(tmp_path / "t.sqlite")) as client:
         r = client.post("/api/camera/watch", json={"table": None})
         assert r.status_code == 409 and "needs a camera" in r.json()["detail"]["reason"]

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.sources import FrameSource, PlaceholderDemo, SourceSpec, parse_source
+from vision.sources import FolderCapture, FrameSource, PlaceholderDemo, SourceSpec, parse_source
 
 
 def wait_until(cond, what: str):
@@ -115,5 +115,24 @@ def test_folder_source_loops(tmp_path):
     src = FrameSource(spec, fps=500).start()
     try:
         wait_until(lambda: src.status()["frames"] >= 7, "looping")
+    finally:
+        src.stop()
+
+
+def test_a_corrupt_image_in_a_folder_is_skipped_and_reported(tmp_path):
+    """Issue 12, item 5: the folder went back to image 0 at a bad file, hiding every image after it."""
+    for i, name in enumerate(["a.png", "c.png"]):
+        cv2.imwrite(str(tmp_path / name), np.full((8, 8, 3), 60 + 100 * i, np.uint8))
+    (tmp_path / "b.png").write_bytes(b"\x89PNG\r\n\x1a\n this is not the rest of a PNG")
+    cap = FolderCapture(tmp_path)
+    seen = [int(cap.read()[1][0, 0, 0]) for _ in range(4)]
+    assert seen == [60, 160, 60, 160]
+    assert "b.png" in cap.problem
+
+    src = FrameSource(parse_source(str(tmp_path)), fps=500).start()
+    try:
+        wait_until(lambda: src.status()["frames"] >= 4, "frames past the bad image")
+        status = src.status()
+        assert status["state"] == "live" and "b.png" in status["last_problem"] and status["losses"] == 0
     finally:
         src.stop()

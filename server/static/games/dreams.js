@@ -134,34 +134,78 @@ window.TableSightGames = window.TableSightGames || {};
     return ui.linksLoading;
   }
 
+  // The creator token: kept only by the page that created the table (see app.js).
+  function creatorToken(tableId) {
+    try { return localStorage.getItem(`tablesight-creator:${tableId}`); } catch (err) { return null; }
+  }
+
+  async function requestLink(tableId, player, creator) {
+    const headers = creator ? { "X-Creator-Token": creator } : {};
+    const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/dreams/links/${encodeURIComponent(player)}`, { method: "POST", headers });
+    const data = await res.json().catch(() => ({}));
+    return res.ok ? data : null;
+  }
+
+  function shownLinkLine(rerender) {
+    return h("p", { class: "dreams-link" }, `${ui.shownLink.player}: `,
+      // Text, not a link: a tap here would open the player's secrets on the shared screen.
+      h("code", { class: "dreams-link-url", textContent: ui.shownLink.url }), " ",
+      h("button", { type: "button", class: "dreams-link-hide", textContent: "Hide", onclick: () => { ui.shownLink = null; rerender(); } }));
+  }
+
+  // After set-up: the creating page may issue a player's link again; the old one stops working.
+  function reissuePanel(box, creator, api, rerender) {
+    box.append(h("h3", {}, "Private links"),
+      h("p", { class: "hint" }, "Lost a link, or never took it? Issue it again here: the old link stops working at once."));
+    if (ui.shownLink) box.append(shownLinkLine(rerender));
+    const ul = h("ul", { class: "dreams-link-list" });
+    for (const entry of ui.links.players) {
+      ul.append(h("li", {}, `${entry.player} `, h("button", {
+        type: "button", class: "dreams-link-reissue", "data-player": entry.player, textContent: `New link for ${entry.player}`,
+        onclick: async () => {
+          const data = await requestLink(api.tableId, entry.player, creator);
+          if (data) ui.shownLink = data;
+          rerender();
+        },
+      })));
+    }
+    box.append(ul);
+  }
+
   function linksPanel(v, snap, api, rerender) {
     const box = h("div", { class: "dreams-links" });
     if (!ui.links || ui.linksFor !== `${api.tableId}:${snap.version}`) {
       loadLinks(api.tableId, snap.version).then((ok) => { if (ok) rerender(); });
     }
+    const creator = creatorToken(api.tableId);
+    if (ui.links && !ui.links.open && creator) {
+      reissuePanel(box, creator, api, rerender);
+      return box;
+    }
     if (!ui.links || !ui.links.open) {
-      if (ui.links) box.append(h("p", { class: "hint" }, "Private links were handed out during set-up."));
+      if (ui.links) box.append(h("p", { class: "hint" }, "Private links were handed out during set-up; only the page that created the table can issue one again."));
       return box;
     }
     box.append(h("h3", {}, "Private links"),
       h("p", { class: "hint" }, "One at a time, come to the screen, show your link, open it on your phone, hide it. Each link is shown once."));
-    if (ui.shownLink) {
-      box.append(h("p", { class: "dreams-link" }, `${ui.shownLink.player}: `,
-        // Text, not a link: a tap here would open the player's secrets on the shared screen.
-        h("code", { class: "dreams-link-url", textContent: ui.shownLink.url }), " ",
-        h("button", { type: "button", class: "dreams-link-hide", textContent: "Hide", onclick: () => { ui.shownLink = null; rerender(); } })));
-    }
+    if (ui.shownLink) box.append(shownLinkLine(rerender));
     const ul = h("ul", { class: "dreams-link-list" });
     for (const entry of ui.links.players) {
       const li = h("li", {}, `${entry.player} `);
-      if (entry.shown) li.append(h("span", { class: "hint" }, "has their link"));
-      else {
+      if (entry.shown) {
+        li.append(h("span", { class: "hint" }, "has their link"));
+        if (creator) {
+          li.append(" ", h("button", {
+            type: "button", class: "dreams-link-reissue", "data-player": entry.player, textContent: `New link for ${entry.player}`,
+            onclick: async () => { const data = await requestLink(api.tableId, entry.player, creator); if (data) ui.shownLink = data; rerender(); },
+          }));
+        }
+      } else {
         li.append(h("button", {
           type: "button", "data-player": entry.player, textContent: `Show ${entry.player}'s link`,
           onclick: async () => {
-            const res = await fetch(`/api/tables/${encodeURIComponent(api.tableId)}/dreams/links/${encodeURIComponent(entry.player)}`, { method: "POST" });
-            const data = await res.json().catch(() => ({}));
-            if (res.ok) ui.shownLink = data;
+            const data = await requestLink(api.tableId, entry.player, null);
+            if (data) ui.shownLink = data;
             entry.shown = true;
             rerender();
           },

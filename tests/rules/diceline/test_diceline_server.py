@@ -10,7 +10,7 @@ from server.app import create_app
 
 
 def _client(tmp_path) -> TestClient:
-    return TestClient(create_app(tmp_path / "events.sqlite", source=None, detector=False))
+    return TestClient(base_url="http://127.0.0.1", app=create_app(tmp_path / "events.sqlite", source=None, detector=False))
 
 
 def _play(client: TestClient, max_moves: int) -> dict:

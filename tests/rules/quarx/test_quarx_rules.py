@@ -1,4 +1,4 @@
-"""Quarx / Dots rules, each test quoting the line of ../shared/rulebooks/quarx-dots.txt it checks."""
+"""Quarx / Dots rules, each test quoting the line of the Dots rulebook it checks."""
 from __future__ import annotations
 
 import pytest
