@@ -149,6 +149,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--name", default="die_values", help="run folder under runs/")
     ap.add_argument("--output", type=Path, help="also export ONNX here (e.g. models/die_values.onnx)")
+    ap.add_argument("--init", type=Path, help="start from these weights (a run's weights.pt)")
+    ap.add_argument("--lr", type=float, default=3e-3)
     a = ap.parse_args()
     x, y = _load(a.data)
     run = RUNS / a.name
@@ -159,10 +161,16 @@ def main() -> None:
             logf.write(msg + "\n")
             logf.flush()
         log(f"{len(y)} crops from {[str(p) for p in a.data]}; per class {np.bincount(y, minlength=7).tolist()}")
-        model = train(x, y, a.epochs, seed=a.seed, threads=a.threads, log=log)
+        init = None
+        if a.init:
+            init = build_model()
+            init.load_state_dict(torch.load(a.init))
+            log(f"starting from {a.init}")
+        model = train(x, y, a.epochs, lr=a.lr, seed=a.seed, threads=a.threads, log=log, init=init)
     torch.save(model.state_dict(), run / "weights.pt")
     (run / "recipe.json").write_text(json.dumps({"data": [str(p) for p in a.data], "epochs": a.epochs,
-                                                 "seed": a.seed, "crops": int(len(y))}, indent=1))
+                                                 "seed": a.seed, "crops": int(len(y)), "lr": a.lr,
+                                                 "init": str(a.init) if a.init else None}, indent=1))
     onnx_path = export(model, run / "die_values.onnx")
     if a.output:
         a.output.parent.mkdir(parents=True, exist_ok=True)
