@@ -296,7 +296,7 @@ def add_commands(sub) -> None:
                        description="Median ms per 640x480 frame: our onnxruntime path vs ultralytics predict on the "
                                    "same frames and model (or vs OpenCV dnn when ultralytics is not installed).")
     p.add_argument("--model", type=Path, help="ONNX model (default models/detector.onnx)")
-    p.add_argument("--pt", type=Path, help="the matching .pt checkpoint for ultralytics (default runs/detector)")
+    p.add_argument("--pt", type=Path, help="the matching .pt checkpoint for ultralytics (default models/detector.pt: the shipped weights, rebuilt from the ONNX by vision.training.warm_start)")
     p.add_argument("--frames", type=int, default=30, help="frames to time (default 30)")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--out", type=Path, help="write the figures as JSON here")

@@ -70,7 +70,7 @@ def _opencv_dnn(path: Path, imgsz: int):
 def main_bench(args) -> int:
     det = load_detector(args.model, threads=args.threads)
     frames = bench_frames(args.frames)
-    pt = args.pt or ROOT / "runs" / "detector" / "weights" / "best.pt"
+    pt = args.pt or ROOT / "models" / "detector.pt"
     try:
         other = _ultralytics_predict(pt, det.imgsz, args.threads) if pt.exists() else None
         kind = "ultralytics_predict"
