@@ -11,8 +11,11 @@ import pytest
 from rules.core import IllegalMove
 from rules.diceline import state as S
 from rules.diceline.advisor import advise
+from rules.diceline.advisor_bench import Result, play_game
 from rules.diceline.determinise import World, information_set
 from rules.diceline.moves import CompleteLayout
+from rules.diceline.policies import greedy_policy, random_policy, seat_to_move
+from rules.diceline.scoring import breakdown
 from diceline_helpers import ENGINE, NAMES
 
 
@@ -125,3 +128,22 @@ def test_no_advice_at_a_chance_point_or_for_a_bad_budget():
         advise(ENGINE, state)
     with pytest.raises(IllegalMove, match="budget"):
         advise(ENGINE, _late_turn(), iterations=0)
+
+
+def test_the_greedy_player_takes_the_best_immediate_points():
+    """The benchmark's greedy opponent: no legal move leaves it more points if the game ended now."""
+    from_state = _play_until(22, lambda s: s.phase == S.ACTIONS and any(isinstance(m, CompleteLayout)
+                                                                         for m in ENGINE.legal_moves(s)))
+    who = seat_to_move(ENGINE, from_state)
+    moves = ENGINE.legal_moves(from_state)
+    pick = greedy_policy(ENGINE, from_state, moves, random.Random(0))
+    values = {str(m): breakdown(ENGINE.apply(from_state, m), who)["if_ended_now"] for m in moves}
+    assert values[str(pick)] == max(values.values())
+
+
+@pytest.mark.slow
+def test_the_benchmark_plays_a_whole_game_with_the_advisor_seat():
+    """Smoke test of rules.diceline.advisor_bench (the figures come from running the module)."""
+    res = Result("advisor 1 rollout", "random")
+    play_game(ENGINE, 0, 0, 1, random_policy, res)
+    assert len(res.margins) == 1 and res.advice_times and len(res.advice_cpu) == len(res.advice_times)
