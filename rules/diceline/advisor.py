@@ -123,6 +123,7 @@ def advise(engine: DicelineEngine, state: DicelineState, iterations: int = DEFAU
         return deadline is not None and time.perf_counter() > deadline
 
     alive = list(range(len(moves)))
+    kept = [0] * len(moves)  # halving rounds each move took part in
     rounds_left = max(1, math.ceil(math.log2(len(moves))))
     while True:
         # Sequential halving (Karnin et al. 2013): an equal share of what is left per round.
@@ -133,13 +134,16 @@ def advise(engine: DicelineEngine, state: DicelineState, iterations: int = DEFAU
                     continue
                 run(i)
         stopped = stopped or (out_of_time() and used < iterations)
+        for i in alive:
+            kept[i] += 1
         rounds_left -= 1
         if rounds_left == 0 or len(alive) == 1 or used >= iterations or stopped:
             break
         alive.sort(key=lambda i: (-stats[i].mean_margin(), i))
         alive = alive[:math.ceil(len(alive) / 2)]
     # Rank: moves kept longer first (they beat the others on equal samples), then by mean margin.
-    order = sorted(range(len(moves)), key=lambda i: (-stats[i].n, -stats[i].mean_margin(), i))
+    # (Rollout counts alone would mislead when the time cap cuts a round short.)
+    order = sorted(range(len(moves)), key=lambda i: (-kept[i], -stats[i].mean_margin(), i))
     overall: dict[str, float] = {}
     total_n = sum(s.n for s in stats)
     for s in stats:
