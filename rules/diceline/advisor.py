@@ -29,7 +29,7 @@ from rules.diceline.policies import Policy, rollout_policy, seat_to_move
 from rules.diceline.reasons import reason, sources
 from rules.diceline.state import DicelineState
 
-DEFAULT_ITERATIONS = 200  # rollouts per advice; about 1-2 s on one core of the shared test machine
+DEFAULT_ITERATIONS = 60  # rollouts per advice: about 1 s of one core (CPU time) on the 2-core test machine
 MAX_ITERATIONS = 20_000
 
 

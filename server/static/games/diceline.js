@@ -40,7 +40,7 @@
   const { h } = window.TableSightDom;
   // The advisor's last answer for this table; dropped as soon as the table moves on.
   const advice = { tableId: null, version: null, loading: false, data: null, error: null };
-  const ADVICE_QUERY = "iterations=200&seconds=3";  // the server stops at 3 s on a busy machine
+  const ADVICE_QUERY = "iterations=60&seconds=5";  // ~1 s of one core; the server stops at 5 s on a busy machine
   let last = null;
   const ensureStyle = () => window.TableSightDom.addStyle("diceline-style", STYLE);
 
