@@ -1,6 +1,7 @@
 // Dazzling Diceline: each player's 3x3 bonus board, dice, layout tiles, markers and score breakdown;
 // the selection board, the action spaces and the displays. Clicking a tile, a row or a layout tile
 // plays the legal move it stands for (use a tile, turn it up, take a row, complete a layout).
+// "Suggest a move" asks the advisor (GET /api/tables/{id}/advice) only when clicked, never by itself.
 "use strict";
 (function () {
   const STYLE = `
@@ -30,9 +31,17 @@
 .dl-shared table { border-collapse: collapse; font-size: .8rem; }
 .dl-shared td, .dl-shared th { padding: .1rem .4rem; text-align: left; }
 .dl-row { cursor: default; } .dl-row.clickable { cursor: pointer; background: #fff3e0; }
+.dl-advice { margin: .3rem 0 .6rem; }
+.dl-advice ol { margin: .3rem 0; padding-left: 1.6rem; font-size: .85rem; max-height: 14rem; overflow-y: auto; }
+.dl-advice li button { font-family: monospace; }
+.dl-advice .dl-why { font-weight: 600; }
 `;
 
   const { h } = window.TableSightDom;
+  // The advisor's last answer for this table; dropped as soon as the table moves on.
+  const advice = { tableId: null, version: null, loading: false, data: null, error: null };
+  const ADVICE_QUERY = "iterations=60&seconds=5";  // ~1 s of one core; the server stops at 5 s on a busy machine
+  let last = null;
   const ensureStyle = () => window.TableSightDom.addStyle("diceline-style", STYLE);
 
   // A click plays a move only when that exact text is legal now: the engine stays the judge.
@@ -131,26 +140,76 @@
     return wrap;
   }
 
+  async function suggest() {
+    const { snap, api } = last;
+    Object.assign(advice, { tableId: api.tableId, version: snap.version, loading: true, data: null, error: null });
+    redraw();
+    try {
+      const res = await fetch(`/api/tables/${encodeURIComponent(api.tableId)}/advice?${ADVICE_QUERY}`);
+      const data = await res.json();
+      if (advice.version !== snap.version) return;  // the table moved on while the advisor thought
+      if (res.ok) advice.data = data; else advice.error = (data.detail && data.detail.reason) || res.statusText;
+    } catch (err) {
+      advice.error = String(err);
+    }
+    advice.loading = false;
+    redraw();
+  }
+
+  function redraw() {
+    if (!last) return;
+    last.el.innerHTML = "";
+    draw(last.el, last.snap, last.api);
+  }
+
+  function adviceBox(snap, api) {
+    const box = h("div", { class: "dl-advice" });
+    if (snap.over || snap.chance || !snap.to_move.length) return box;
+    box.append(h("button", { type: "button", class: "dl-suggest", disabled: advice.loading ? "disabled" : null, onclick: suggest },
+      `Suggest a move for ${snap.to_move[0]}`));
+    if (advice.loading) box.append(h("span", { text: " thinking…" }));
+    if (advice.error) box.append(h("p", { class: "error", text: advice.error }));
+    const d = advice.data;
+    if (!d || !d.moves.length) return box;
+    box.append(h("div", { class: "dl-why", text: `Suggested: ${d.explanation}` }));
+    const list = h("ol", { class: "dl-ranking" });
+    for (const m of d.moves) {
+      list.append(h("li", {}, h("button", { type: "button", title: "play this move", onclick: () => api.play(m.move) }, m.move),
+        h("span", { text: ` ${m.expected_points.toFixed(1)} points expected, margin ${m.expected_margin >= 0 ? "+" : ""}${m.expected_margin.toFixed(1)} (${m.rollouts} rollouts) · ${m.reason}` })));
+    }
+    box.append(list, h("small", { text: `${d.player} to move · ${d.iterations} rollouts${d.stopped_by_time ? " (stopped at the time cap)" : ""}` }));
+    return box;
+  }
+
   window.TableSightGames = window.TableSightGames || {};
   window.TableSightGames.diceline = {
     render(el, snap, api) {
       ensureStyle();
-      const v = snap.view;
-      const legal = new Set(snap.legal_moves || []);
-      let head = `Round ${v.round} of 5 · ${v.phase}`;
-      if (v.turn) {
-        const bits = [];
-        if (Object.keys(v.turn.unspent_tiles).length) bits.push(`unspent tiles: ${Object.entries(v.turn.unspent_tiles).map(([k, n]) => `${n} ${k}`).join(", ")}`);
-        if (v.turn.steps_left) bits.push(`${v.turn.steps_left} steps left (${v.turn.steps})`);
-        if (v.turn.main_done) bits.push("die used: say 'done' to end the turn");
-        if (bits.length) head += ` · ${bits.join(" · ")}`;
+      if (advice.tableId !== api.tableId || advice.version !== snap.version) {
+        Object.assign(advice, { tableId: api.tableId, version: snap.version, loading: false, data: null, error: null });
       }
-      el.append(h("div", { class: "dl-head", text: head }));
-      const sums = Object.entries(v.scores || {}).map(([n, s]) => `${n} ${s.so_far} (if the game ended now: ${s.if_ended_now})`);
-      if (sums.length) el.append(h("div", { class: "dl-sums", text: `Points so far: ${sums.join(" · ")}` }));
-      const players = h("div", { class: "dl-players" });
-      for (const p of v.players) players.append(player(p, v, legal, api));
-      el.append(players, shared(v, legal, api));
+      last = { el, snap, api };
+      draw(el, snap, api);
     },
   };
+
+  function draw(el, snap, api) {
+    const v = snap.view;
+    const legal = new Set(snap.legal_moves || []);
+    let head = `Round ${v.round} of 5 · ${v.phase}`;
+    if (v.turn) {
+      const bits = [];
+      if (Object.keys(v.turn.unspent_tiles).length) bits.push(`unspent tiles: ${Object.entries(v.turn.unspent_tiles).map(([k, n]) => `${n} ${k}`).join(", ")}`);
+      if (v.turn.steps_left) bits.push(`${v.turn.steps_left} steps left (${v.turn.steps})`);
+      if (v.turn.main_done) bits.push("die used: say 'done' to end the turn");
+      if (bits.length) head += ` · ${bits.join(" · ")}`;
+    }
+    el.append(h("div", { class: "dl-head", text: head }));
+    const sums = Object.entries(v.scores || {}).map(([n, s]) => `${n} ${s.so_far} (if the game ended now: ${s.if_ended_now})`);
+    if (sums.length) el.append(h("div", { class: "dl-sums", text: `Points so far: ${sums.join(" · ")}` }));
+    el.append(adviceBox(snap, api));
+    const players = h("div", { class: "dl-players" });
+    for (const p of v.players) players.append(player(p, v, legal, api));
+    el.append(players, shared(v, legal, api));
+  }
 })();
