@@ -35,7 +35,8 @@ def _cut(box: tuple[float, ...], win: tuple[int, int, int, int], w: int, h: int)
 
 
 def merge(dets: list[Detection], iou: float = 0.5, inside: float = 0.75) -> list[Detection]:
-    """Class-agnostic NMS, then drop boxes lying `inside` (share of their area) a kept better box."""
+    """Class-agnostic NMS, then drop a box lying `inside` (share of its area) a kept better box
+    or whose centre a kept better box holds (the same die boxed twice, off-centre)."""
     if not dets:
         return []
     boxes = np.array([d.box for d in dets], np.float32)
@@ -49,7 +50,8 @@ def merge(dets: list[Detection], iou: float = 0.5, inside: float = 0.75) -> list
             o = boxes[j]
             iw = min(b[2], o[2]) - max(b[0], o[0])
             ih = min(b[3], o[3]) - max(b[1], o[1])
-            if iw > 0 and ih > 0 and iw * ih / area > inside:
+            cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+            if (iw > 0 and ih > 0 and iw * ih / area > inside) or (o[0] <= cx <= o[2] and o[1] <= cy <= o[3]):
                 covered = True
                 break
         if not covered:
