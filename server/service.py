@@ -11,6 +11,7 @@ from typing import Any
 
 from rules.core import IllegalMove, Match
 from rules.registry import engine_for
+from server.snapshot import match_snapshot
 from server.store import EventStore, TableRecord, moves_in_force
 
 
@@ -88,7 +89,7 @@ class TableService:
         """The shared state shape of the API (as `player` may see it; None: the shared screen)."""
         t = self.table(table_id)
         with t.lock:
-            snap = t.match.snapshot(player)
+            snap = match_snapshot(t.match, player)
             snap["id"] = t.record.id
             snap["seed"] = t.record.seed
             snap["sources"] = list(t.sources)

@@ -5,6 +5,7 @@ import random
 from typing import Any
 
 from rules.core.engine import Engine
+from rules.core.views import OpenViews
 from rules.core.errors import IllegalMove
 from rules.dreams import components as C
 from rules.dreams import views
@@ -29,7 +30,7 @@ from rules.dreams.state import (
 SAMPLE_POSITIONS = (167, 500, 833)
 
 
-class DreamsEngine(Engine[DreamsState]):
+class DreamsEngine(Engine[DreamsState], OpenViews):
     """The rules of Dreams for 3 to 6 players, with hidden roles and secret guesses."""
 
     name = "dreams"

@@ -14,15 +14,13 @@ A player who passes lays nothing, which no camera sees: passes are typed.
 from __future__ import annotations
 
 from itertools import permutations
-from typing import TYPE_CHECKING
 
+from rules.core.engine import Engine
 from rules.core.errors import IllegalMove
-from rules.core.reconcile import ANY_OF, view_matches
+from rules.core.camera import ANY_OF, view_matches
 from rules.quarx.components import NUMBER_CARD_COLOURS, NUMBER_CARDS
 from rules.quarx.moves import Lay, Reveal, TurnOver
-
-if TYPE_CHECKING:
-    from rules.quarx.engine import QuarxEngine, QuarxState
+from rules.quarx.state import QuarxState
 
 DOWN = "down"
 MAX_NEW_PILES = 3  # more piles at once than this: too many orders to offer, a person types them
@@ -93,8 +91,8 @@ def _valid_cards(cards) -> bool:
     return isinstance(cards, list) and bool(cards) and len(set(cards)) == len(cards) and all(c in NUMBER_CARDS for c in cards)
 
 
-def explain_view(engine: QuarxEngine, state: QuarxState, observed: dict) -> list[list]:
-    """Move sequences from `state` to the observed table (see the module doc)."""
+def explain_view(engine: Engine[QuarxState], state: QuarxState, observed: dict) -> list[list]:
+    """Move sequences from `state` to the observed table (see the module doc); `engine` is Quarx's."""
     if state.phase == "reveal":
         found = []
         for reveal in engine.chance_from_view(state, observed):
@@ -112,7 +110,7 @@ def explain_view(engine: QuarxEngine, state: QuarxState, observed: dict) -> list
     return []
 
 
-def _explain_piles(engine: QuarxEngine, state: QuarxState, observed: dict) -> list[list]:
+def _explain_piles(engine: Engine[QuarxState], state: QuarxState, observed: dict) -> list[list]:
     """New piles, in every finishing order the camera cannot rule out; then a turn over if all lie face up."""
     seen = observed.get("laid")
     if seen is None or state.phase != "answer":

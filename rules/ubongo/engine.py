@@ -15,9 +15,10 @@ import random
 from itertools import combinations, permutations
 from typing import Any
 
+from rules.core.camera import one_move, view_matches
 from rules.core.engine import Engine
 from rules.core.errors import IllegalMove, MoveSyntaxError
-from rules.core.reconcile import view_matches
+from rules.core.views import OpenViews
 from rules.ubongo import components, hint as hints, scoring, table_view
 from rules.ubongo.moves import Done, Enter, Move, Roll, Take, parse
 from rules.ubongo.shapes import Cells, cell_name, same_shape
@@ -25,7 +26,7 @@ from rules.ubongo.solver import FillSearch, board, placements
 from rules.ubongo.state import ENTER, OVER, ROLL, TAKE, UbongoState, from_json, to_json
 
 
-class UbongoEngine(Engine[UbongoState]):
+class UbongoEngine(Engine[UbongoState], OpenViews):
     """Ubongo: Das Würfelspiel for 2 to 4 players."""
 
     name = "ubongo"
@@ -251,13 +252,13 @@ class UbongoEngine(Engine[UbongoState]):
     def explain(self, state: UbongoState, observed: dict) -> list[list[Move]]:
         """Grabs explain dice leaving the middle; several players may grab between two frames."""
         if state.phase != TAKE:
-            return super().explain(state, observed)
+            return one_move(self, self, state, observed)
         black, white = self.free_dice(state)
         middle = observed.get("middle") or {}
         gone_b = table_view.grabbed_faces(black, middle.get("black"))
         gone_w = table_view.grabbed_faces(white, middle.get("white"))
         if gone_b is None or gone_w is None:
-            return super().explain(state, observed)
+            return one_move(self, self, state, observed)
         n = sum(gone_b.values())
         if n == 0 or n != sum(gone_w.values()):
             return []  # every grab takes exactly one die of each colour

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rules.core.reconcile import view_matches
+from rules.core.camera import view_matches
 from vision.calibration import from_clicks
 from vision.diceline_layout import MAT_H, MAT_W, mat_layout
 from vision.readers import READERS

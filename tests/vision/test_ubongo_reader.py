@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rules.core.reconcile import view_matches
+from rules.core.camera import view_matches
 from rules.ubongo.components import DEFAULT
 from vision.detector.model import Detection
 from vision.readers import READERS

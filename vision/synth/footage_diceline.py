@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from rules.core.match import Match
-from rules.core.reconcile import view_matches
+from rules.core.camera import view_matches
 from rules.diceline import state as S
 from rules.diceline.moves import Done, Place, ReturnDie, Stop
 from rules.registry import ENGINES
