@@ -65,7 +65,7 @@ def create_app(db_path: str | Path, source: FrameSource | None = None, detector:
     app.state.demo = None
     camera_feed = None
     if source is not None:
-        from vision.readers import READERS
+        from vision.games.readers import READERS
 
         # Readers that need no network (Quarx, Ubongo, Diceline read classically) work without a model.
         app.state.watcher = TableWatcher(app.state.tables, _detector_loader(detector), READERS)

@@ -209,7 +209,7 @@ def rehearse(video: Path, required: int = 5, players: list[str] | None = None) -
     from server.service import TableService
     from server.store import EventStore
     from server.watcher import TableWatcher
-    from vision.readers import READERS
+    from vision.games.readers import READERS
     from vision.sources import DemoCapture, demo_clip
 
     clip = demo_clip(video)

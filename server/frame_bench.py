@@ -57,7 +57,7 @@ def footage(game: str, seed: int, n: int) -> tuple[list[str], list[np.ndarray], 
 
 def time_game(game: str, seed: int = 1, n: int = 40, detector_loader=None) -> FrameTiming:
     """Median and p90 ms of `TableWatcher.process` over `n` frames of the game's footage."""
-    from vision.readers import READERS
+    from vision.games.readers import READERS
 
     players, frames, calibration = footage(game, seed, n)
     with tempfile.TemporaryDirectory() as tmp:

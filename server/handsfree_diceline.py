@@ -54,7 +54,7 @@ def _inferable(script: DicelineScript, i: int) -> bool:
 def run_diceline(seed: int, max_moves: int | None = None, required: int = 3, tilt: float = 35.0,
                  players: list[str] | None = None) -> DicelineRun:
     """Play one scripted round in front of the camera (no detector: the classical reader)."""
-    from vision.readers import READERS
+    from vision.games.readers import READERS
 
     t0 = time.perf_counter()
     script = diceline_script(seed, players=players, max_moves=max_moves)
@@ -144,7 +144,7 @@ def summary(runs: list[DicelineRun]) -> dict:
 
 def reader_ms(seed: int = 0, frames: int = 30, tilt: float = 35.0) -> float:
     """Median milliseconds of the Diceline reader alone on footage frames (no hands in them)."""
-    from vision.readers.diceline import read_diceline
+    from vision.games.diceline.reader import read_diceline
 
     script = diceline_script(seed)
     times = []

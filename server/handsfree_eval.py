@@ -67,7 +67,7 @@ def run_quarx(seed: int, detector_loader: Callable[[], object] | None = None, ro
     turn over. A question from the camera (two piles laid at once) gets one click on the true
     candidate. A move the camera has not made once its shot has passed is typed by a person.
     """
-    from vision.readers import READERS
+    from vision.games.readers import READERS
 
     names = NAMES[:players]
     script = quarx_script(seed, players=players, rounds=rounds, names=names, number_cards=True,

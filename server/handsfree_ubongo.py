@@ -54,7 +54,7 @@ def _camera_moves(svc: TableService, tid: str) -> list[tuple[str, str]]:
 def run_ubongo(seed: int, detector_loader: Callable[[], object] | None = None, rounds: int = 2,
                required: int = 3, tilt: float | None = None, players: list[str] | None = None) -> UbongoHandsFree:
     """Play a scripted Ubongo game in front of the camera (no detector model needed)."""
-    from vision.readers import READERS
+    from vision.games.readers import READERS
 
     players = list(players or PLAYERS)
     script = ubongo_script(seed, players, rounds=rounds)

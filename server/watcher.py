@@ -29,7 +29,7 @@ class TableWatcher:
         self._detector = None
         self.readers = readers
         if fields_apart is None:
-            from vision.readers import FIELDS_APART as fields_apart
+            from vision.games.readers import FIELDS_APART as fields_apart
         self.fields_apart = fields_apart  # games whose view fields settle one by one
         self.required = required
         self._lock = threading.Lock()

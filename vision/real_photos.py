@@ -22,8 +22,8 @@ import cv2
 import numpy as np
 
 from vision.detector.pips import count_pips
-from vision.diceline_layout import DIE
-from vision.readers.diceline_cells import PPM, WINDOW, read_die
+from vision.games.diceline.spec import DIE
+from vision.games.diceline.cells import PPM, WINDOW, read_die
 from vision.training.real_dice import REAL_DICE_DIR, read_labels
 
 # A label box's longest side relative to a 4's on the same die size, measured over the photos that

@@ -23,7 +23,7 @@ def test_scripted_ubongo_game_is_read_by_the_camera(seed, tilt_deg):
 
 
 def test_moves_the_camera_misses_are_typed_and_counted_as_clicks(monkeypatch):
-    from vision.readers import READERS, Reading
+    from vision.games.readers import READERS, Reading
 
     monkeypatch.setitem(READERS, "ubongo", lambda frame, detector: Reading(None))  # a blind camera
     result = run_ubongo(3, rounds=1)

@@ -7,7 +7,7 @@ from fastapi.testclient import TestClient
 
 from server.app import create_app
 from server.watcher import TableWatcher
-from vision.readers.base import Reading
+from vision.pipeline import Reading
 
 
 class NoDetector:

@@ -6,10 +6,10 @@ import pytest
 
 from rules.core.camera import view_matches
 from vision.calibration import from_clicks
-from vision.diceline_layout import MAT_H, MAT_W, mat_layout
-from vision.readers import READERS
-from vision.readers.diceline import read_diceline
-from vision.readers.diceline_geometry import mat_pose
+from vision.games.diceline.spec import MAT_H, MAT_W, mat_layout
+from vision.games.readers import READERS
+from vision.games.diceline.reader import read_diceline
+from vision.games.diceline.geometry import mat_pose
 from vision.synth.diceline_boards import SEATS, board_accuracy, random_contents
 from vision.synth.diceline_render import camera, render_view
 

@@ -8,7 +8,7 @@ The rulebook says only "30 number cards (1, 2, 4, 8, 16 in six colors)"; the art
   (16 8 4 2 1, left to right) of which the value's is filled.
 - ASSUMPTION: number cards are smaller than Quarx cards (160 x 232 against 240 x 340 art px).
 The camera tells them from Quarx cards by the coloured band or back, not by their size.
-The reader (vision.quarx_numbers) draws its templates with these same functions.
+The reader (vision.games.quarx.numbers) draws its templates with these same functions.
 """
 from __future__ import annotations
 

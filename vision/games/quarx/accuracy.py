@@ -4,13 +4,13 @@ Per element, right / wrong / unsure (None), over the held frames of each shot; f
 arm over the table are tallied apart (the camera path skips them, but a sure reading there
 must still not be a wrong one).
 
-python -m vision.synth.quarx_accuracy [seeds] [players]
+python -m vision.games.quarx.accuracy [seeds] [players]
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from vision.readers.quarx import read_quarx
+from vision.games.quarx.reader import read_quarx
 from vision.synth.footage import QuarxScript, Shot, quarx_script, render_quarx_footage
 
 ELEMENTS = ("laid", "colour", "side", "values", "face_up", "laid_under_arm")

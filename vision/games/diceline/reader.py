@@ -1,4 +1,4 @@
-"""Dazzling Diceline: the dice and bonus tiles on the play mat (vision/diceline_layout.py) as a TableView.
+"""Dazzling Diceline: the dice and bonus tiles on the play mat (vision/games/diceline/spec.py) as a TableView.
 
 Read (rules.diceline.table_view): the selection rows, the dice in the action spaces, each
 player's die spaces, 3x3 bonus tiles (face-up kinds) and open layout tiles, the bonus display and
@@ -16,10 +16,10 @@ from rules.diceline.actions import spaces_for
 from rules.diceline.board import LETTER
 from rules.diceline.components import DICE_BY_PLAYERS
 from vision.calibration import Calibration
-from vision.diceline_layout import LAYOUT_PITCH, PAPER_SPOTS, TILE_PITCH, mat_layout
-from vision.readers.base import Reading
-from vision.readers.diceline_cells import PPM, WINDOW, DieRead, read_die, read_layout, read_tile
-from vision.readers.diceline_geometry import mat_pose, paper_model
+from vision.games.diceline.spec import LAYOUT_PITCH, PAPER_SPOTS, TILE_PITCH, mat_layout
+from vision.pipeline import Reading
+from vision.games.diceline.cells import PPM, WINDOW, DieRead, read_die, read_layout, read_tile
+from vision.games.diceline.geometry import mat_pose, paper_model
 
 DEFAULT_PLAYERS = ("pink", "yellow", "orange")  # seat names when the caller gives none (the board colours)
 

@@ -1,18 +1,18 @@
 """Quarx: the Quarx cards face up in the middle and the spheres on each; the players' number cards.
 
-The spheres are counted by plain OpenCV (vision.quarx_classical), which was measured better
+The spheres are counted by plain OpenCV (vision.games.quarx.cards), which was measured better
 than the network on our footage; when unsure about any shape it reports no count at all, so
 the game waits (or a person types the reveal) rather than applying a wrong one. The number
-cards (vision.quarx_numbers) are told apart by colour and never counted as Quarx cards; the
+cards (vision.games.quarx.numbers) are told apart by colour and never counted as Quarx cards; the
 same rule holds: any doubt about any of them and `laid` is None.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from vision.quarx_classical import table_cards
-from vision.quarx_numbers import STRAY_TABLE, piles_of, read_number_card, stray_colour
-from vision.readers.base import Reading
+from vision.games.quarx.cards import table_cards
+from vision.games.quarx.numbers import STRAY_TABLE, piles_of, read_number_card, stray_colour
+from vision.pipeline import Reading
 
 
 def read_quarx(frame: np.ndarray, detector=None) -> Reading:

@@ -1,6 +1,6 @@
 """How well the Ubongo reader reads rendered tables: dice found, colour, shape and zone right.
 
-python -m vision.synth.ubongo_accuracy [images per tilt]
+python -m vision.games.ubongo.accuracy [images per tilt]
 """
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision.readers.ubongo import Zones, find_dice
+from vision.games.ubongo.reader import Zones, find_dice
 from vision.synth.footage_ubongo import render_table
 
 

@@ -1,7 +1,7 @@
 """Quarx cards found on the table with plain OpenCV, sorted from number cards, and counted.
 
 Cards are the large light, low-saturation quadrilaterals on the table; each is warped
-top-down by its four corners and its spheres counted by vision.quarx_spheres. A card found
+top-down by its four corners and its spheres counted by vision.games.quarx.spheres. A card found
 skewed, off the others' size, or read as no sphere at all is left uncounted (None).
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.quarx_spheres import count_spheres_on_card
+from vision.games.quarx.spheres import count_spheres_on_card
 
 CARD_W, CARD_H = 240, 340  # the card warped top-down (portrait)
 
@@ -199,10 +199,10 @@ def _skew(q: np.ndarray) -> float:
 def table_cards(frame: np.ndarray) -> TableCards:
     """Every card in the frame, number cards set apart (their spheres are none of the count).
 
-    Number cards are found by their colour (vision.quarx_numbers); an outline found by its
+    Number cards are found by their colour (vision.games.quarx.numbers); an outline found by its
     edges where a number card lies is that card. Any other outline whose rim is coloured like
     a number card's is a number card not found whole, so neither kind is sure."""
-    from vision.quarx_numbers import (  # that module uses card_quad
+    from vision.games.quarx.numbers import (  # that module uses card_quad
         find_number_cards,
         kind_of,
         warp,

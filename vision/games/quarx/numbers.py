@@ -181,7 +181,7 @@ def find_number_cards(frame: np.ndarray, min_area: float = 0.005, max_area: floa
 
     By colour rather than by edges: a card's printed frame line, close to its edge, merges
     with the outline there, and a yellow card is as bright as light wood."""
-    from vision.quarx_classical import card_quad, portrait_corners
+    from vision.games.quarx.cards import card_quad, portrait_corners
 
     hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
     mask = ((hsv[..., 1] > 165) & (hsv[..., 2] > 90)).astype(np.uint8) * 255

@@ -2,7 +2,7 @@
 
 ASSUMPTION (all of it): the real game has five separate boards whose printed geometry we do not
 have. The camera reads a play mat of ours instead (print it with `render_mat` in
-vision/diceline_mat.py, 600 x 400 mm, or lay the real boards' dice and tiles on it): ArUco
+vision/games/diceline/mat.py, 600 x 400 mm, or lay the real boards' dice and tiles on it): ArUco
 markers 0-3 in its corners, the selection board, the action spaces, the bonus display and four
 player boards. A person who wants to read the real boards measures them and corrects the
 numbers here, and nowhere else. Coordinates: x to the right, y down, origin at the outer corner

@@ -4,10 +4,10 @@ A reader is `read(frame, detector) -> Reading`; READERS maps a game name to its 
 """
 from __future__ import annotations
 
-from vision.readers.base import Reading
-from vision.readers.diceline import read_diceline
-from vision.readers.quarx import read_quarx
-from vision.readers.ubongo import read_ubongo
+from vision.pipeline import Reading
+from vision.games.diceline.reader import read_diceline
+from vision.games.quarx.reader import read_quarx
+from vision.games.ubongo.reader import read_ubongo
 
 READERS = {"quarx": read_quarx, "ubongo": read_ubongo, "diceline": read_diceline}
 # Games whose TableView fields are read independently, so each may settle on its own

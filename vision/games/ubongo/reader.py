@@ -27,7 +27,7 @@ import numpy as np
 
 from rules.ubongo.components import DEFAULT, Components
 from rules.ubongo.shapes import orientations
-from vision.readers.base import Reading
+from vision.pipeline import Reading
 
 # ASSUMPTION (the real dice are not published): a face's shape squares are drawn this fraction
 # of the face's side wide, the shape centred on the face. A person with real dice corrects it here.
