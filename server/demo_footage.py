@@ -17,6 +17,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from vision.games.readers import READERS
 
 FPS = 8.0
 
@@ -209,7 +210,6 @@ def rehearse(video: Path, required: int = 5, players: list[str] | None = None) -
     from server.service import TableService
     from server.store import EventStore
     from server.watcher import TableWatcher
-    from vision.games.readers import READERS
     from vision.sources import DemoCapture, demo_clip
 
     clip = demo_clip(video)
@@ -222,7 +222,6 @@ def rehearse(video: Path, required: int = 5, players: list[str] | None = None) -
         watcher = TableWatcher(svc, lambda: None, READERS, required=required)
         driver = DemoDriver(svc, watcher, lambda: cap)
         tid = driver.start(clip.game, players)
-        annotate = driver.wrap(watcher.process)
         scoring: list[str] = []
         clicked: list[list[str]] = []
         car = clip.sidecar or {}
@@ -234,7 +233,7 @@ def rehearse(video: Path, required: int = 5, players: list[str] | None = None) -
             ok, frame = cap.read()
             if not ok:
                 break
-            annotate(frame)
+            driver.process(frame)
             # A person at the table answers the camera's question with what happened.
             chosen = click_true_candidate(svc, tid, script, len(svc.match(tid).moves))
             if chosen:

@@ -17,6 +17,7 @@ import numpy as np
 from server.service import TableService
 from server.store import EventStore
 from server.watcher import TableWatcher
+from vision.games.readers import READERS
 
 
 @dataclass(frozen=True)
@@ -57,8 +58,6 @@ def footage(game: str, seed: int, n: int) -> tuple[list[str], list[np.ndarray], 
 
 def time_game(game: str, seed: int = 1, n: int = 40, detector_loader=None) -> FrameTiming:
     """Median and p90 ms of `TableWatcher.process` over `n` frames of the game's footage."""
-    from vision.games.readers import READERS
-
     players, frames, calibration = footage(game, seed, n)
     with tempfile.TemporaryDirectory() as tmp:
         store = EventStore(Path(tmp) / "events.sqlite")

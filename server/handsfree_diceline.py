@@ -20,6 +20,9 @@ from server.scripted import click_true_candidate, off_script
 from server.service import TableService
 from server.store import EventStore
 from server.watcher import TableWatcher
+from vision.games.diceline.reader import read_diceline
+from vision.games.readers import READERS
+from vision.synth.diceline_boards import board_accuracy
 from vision.synth.footage_diceline import (
     DicelineScript,
     diceline_script,
@@ -54,8 +57,6 @@ def _inferable(script: DicelineScript, i: int) -> bool:
 def run_diceline(seed: int, max_moves: int | None = None, required: int = 3, tilt: float = 35.0,
                  players: list[str] | None = None) -> DicelineRun:
     """Play one scripted round in front of the camera (no detector: the classical reader)."""
-    from vision.games.readers import READERS
-
     t0 = time.perf_counter()
     script = diceline_script(seed, players=players, max_moves=max_moves)
     run = DicelineRun(seed, list(script.moves), sum(script.visible))
@@ -144,8 +145,6 @@ def summary(runs: list[DicelineRun]) -> dict:
 
 def reader_ms(seed: int = 0, frames: int = 30, tilt: float = 35.0) -> float:
     """Median milliseconds of the Diceline reader alone on footage frames (no hands in them)."""
-    from vision.games.diceline.reader import read_diceline
-
     script = diceline_script(seed)
     times = []
     for frame, _ in zip(render_footage(script, seed, tilt), range(frames)):
@@ -156,8 +155,6 @@ def reader_ms(seed: int = 0, frames: int = 30, tilt: float = 35.0) -> float:
 
 
 def main(argv: list[str]) -> None:
-    from vision.synth.diceline_boards import board_accuracy
-
     seeds = int(argv[0]) if argv else 5
     boards = int(argv[1]) if len(argv) > 1 else 10
     tilts = (0.0, 15.0, 30.0, 45.0)

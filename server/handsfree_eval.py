@@ -17,6 +17,7 @@ from server.service import TableService
 from server.store import EventStore
 from server.watcher import TableWatcher
 from vision.synth.footage import quarx_script, render_quarx_footage
+from vision.games.readers import READERS
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]  # seat order; the footage draws up to four seats
 
@@ -67,8 +68,6 @@ def run_quarx(seed: int, detector_loader: Callable[[], object] | None = None, ro
     turn over. A question from the camera (two piles laid at once) gets one click on the true
     candidate. A move the camera has not made once its shot has passed is typed by a person.
     """
-    from vision.games.readers import READERS
-
     names = NAMES[:players]
     script = quarx_script(seed, players=players, rounds=rounds, names=names, number_cards=True,
                           together_every=together_every)

@@ -23,6 +23,7 @@ from server.service import TableService
 from server.store import EventStore
 from server.watcher import TableWatcher
 from vision.synth.footage_ubongo import render_ubongo_footage, ubongo_script
+from vision.games.readers import READERS
 
 PLAYERS = ["Ann", "Ben"]
 
@@ -54,8 +55,6 @@ def _camera_moves(svc: TableService, tid: str) -> list[tuple[str, str]]:
 def run_ubongo(seed: int, detector_loader: Callable[[], object] | None = None, rounds: int = 2,
                required: int = 3, tilt: float | None = None, players: list[str] | None = None) -> UbongoHandsFree:
     """Play a scripted Ubongo game in front of the camera (no detector model needed)."""
-    from vision.games.readers import READERS
-
     players = list(players or PLAYERS)
     script = ubongo_script(seed, players, rounds=rounds)
     footage = render_ubongo_footage(script, seed, tilt)

@@ -10,6 +10,7 @@ from rules.diceline.board import LETTER
 from rules.diceline.components import LAYOUT_PATTERNS
 from vision.games.diceline.spec import mat_layout
 from vision.synth.diceline_render import camera, render_view
+from vision.games.diceline.reader import read_cells
 
 SEATS = ["s1", "s2", "s3", "s4"]
 LOOKS = ("", "", "die", "movement", "order", "vp", "back")  # open spaces twice as likely
@@ -101,8 +102,6 @@ def truth_cells(view: dict) -> tuple[dict[str, tuple | None], dict[str, str | in
 
 def score_board(seed: int, tilt: float, noise: bool = True) -> BoardScore:
     """Render one random board at `tilt` degrees (light, blur and noise when `noise`) and score the reading."""
-    from vision.games.diceline.reader import read_cells
-
     rng = np.random.default_rng([seed, int(tilt)])
     view = random_contents(rng)
     img = render_view(view, SEATS, camera(tilt, rng), rng)
