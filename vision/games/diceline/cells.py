@@ -14,8 +14,8 @@ import numpy as np
 
 from rules.diceline.board import layout_rotations
 from rules.diceline.components import LAYOUT_PATTERNS
-from vision.games.diceline.spec import DIE, DIE_BODY, LAYOUT_PITCH, LAYOUT_TILE, PIP_RADIUS, PIP_SPOTS, TILE_GROUND
-from vision.games.diceline.mat import PAPER
+from vision.games.diceline.spec import (DIE, DIE_BODY, LAYOUT_PITCH, LAYOUT_TILE, PAPER, PIP_RADIUS, PIP_SPOTS,
+                                         TILE_GROUND)
 
 PPM = 3.0  # pixels per mm of the warped windows
 WINDOW = 30.0  # mm around a die cell's centre that is searched for the top face

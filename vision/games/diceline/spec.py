@@ -17,6 +17,7 @@ from rules.diceline.actions import spaces_for
 from rules.diceline.components import DICE_BY_PLAYERS, DIE_SPACES
 
 MAT_W, MAT_H = 600.0, 400.0  # mm; the markers' outer corners
+PAPER = (236, 238, 240)  # BGR
 MARKER = 40.0  # printed marker side, mm
 DIE = 16.0  # ASSUMPTION: die edge (the common 16 mm die)
 DIE_PITCH = 28.0  # die cell spacing: a 45-degree view must not see one die's side in the next cell

@@ -11,6 +11,7 @@ import numpy as np
 
 from vision.games.ubongo.reader import Zones, find_dice
 from vision.synth.footage_ubongo import render_table
+from vision.tally import add_counts
 
 
 @dataclass
@@ -23,12 +24,8 @@ class Accuracy:
     right: int = 0
     misses: list[str] = field(default_factory=list)
 
-    def add(self, other: "Accuracy") -> None:
-        self.dice += other.dice
-        self.found += other.found
-        self.colour_right += other.colour_right
-        self.right += other.right
-        self.misses += other.misses
+    def add(self, other: Accuracy) -> None:
+        add_counts(self, other)
 
     @property
     def rate(self) -> float:
