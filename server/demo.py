@@ -17,7 +17,7 @@ from typing import Callable
 import numpy as np
 
 from rules.core import RulesError
-from server.scripted import off_script
+from server.evaluation.scripted import off_script
 from server.service import TableNotFound, TableService
 from server.watcher import TableWatcher
 from vision.calibration import Calibration

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-import server.handsfree_ubongo as harness
-from server.handsfree_ubongo import run_ubongo
+import server.evaluation.handsfree_ubongo as harness
+from server.evaluation.handsfree_ubongo import run_ubongo
 from vision.games.readers import READERS
 from vision.pipeline import Reading
 

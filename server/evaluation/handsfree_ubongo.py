@@ -18,7 +18,7 @@ from typing import Callable
 from rules.core import RulesError
 from rules.ubongo.moves import Done, Enter
 from rules.ubongo.state import ENTER
-from server.handsfree_eval import HandsFreeRun
+from server.evaluation.handsfree_quarx import HandsFreeRun
 from server.service import TableService
 from server.store import EventStore
 from server.watcher import TableWatcher
@@ -117,7 +117,7 @@ SEATS = [["Ann", "Ben"], ["Ann", "Ben", "Cid"], ["Ann", "Ben", "Cid", "Dee"]]
 
 
 def main(seeds: int = 12) -> None:
-    """Print the figures over seeds 1..`seeds`, cycling 2, 3 and 4 players (python -m server.handsfree_ubongo [seeds])."""
+    """Print the figures over seeds 1..`seeds`, cycling 2, 3 and 4 players (python -m server.evaluation.handsfree_ubongo [seeds])."""
     totals = {"expected": 0, "recognised": 0, "wrong": 0, "clicks": 0, "exact": 0}
     for seed in range(1, seeds + 1):
         players = SEATS[(seed - 1) % 3]

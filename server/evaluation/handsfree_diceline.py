@@ -6,7 +6,7 @@ footage_diceline.py). The person at the table does only what no camera can see: 
 leaves the table as it was ('done', 'stop', a die returned to the pool, a layout tile drawn)
 is typed when the camera cannot infer it from the next move; an 'ask' gets one click.
 
-    python -m server.handsfree_diceline [seeds] [board-seeds]
+    python -m server.evaluation.handsfree_diceline [seeds] [board-seeds]
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from server.scripted import click_true_candidate, off_script
+from server.evaluation.scripted import click_true_candidate, off_script
 from server.service import TableService
 from server.store import EventStore
 from server.watcher import TableWatcher

@@ -12,7 +12,7 @@ from typing import Callable
 
 from rules.core import Match
 from rules.registry import engine_for
-from server.scripted import click_true_candidate, off_script
+from server.evaluation.scripted import click_true_candidate, off_script
 from server.service import TableService
 from server.store import EventStore
 from server.watcher import TableWatcher

@@ -84,7 +84,7 @@ def diceline_clip(seed: int, hold: int = 9, hand: int = 3, tilt: float = 30.0,
     A move the table shows is due by the last frame of the shot that holds it. A move nothing
     shows ('done', 'stop', a die returned) is typed at the end of the shot showing the move
     before it, unless the next move shows: then the camera infers both (reconcile looks two
-    moves deep), as in server.handsfree_diceline."""
+    moves deep), as in server.evaluation.handsfree_diceline."""
     from vision.synth.footage_diceline import diceline_script, render_footage
 
     script = diceline_script(seed, players=players, hold=hold, hand=hand)
@@ -119,7 +119,7 @@ def _compressible(frames: Iterable[np.ndarray], width: int, smooth: float) -> It
 
 # -- Ubongo ----------------------------------------------------------------------------------
 def _entries(match) -> list[str]:
-    """The scripted players at their sheets (as server.handsfree_ubongo): first place listed per shape."""
+    """The scripted players at their sheets (as server.evaluation.handsfree_ubongo): first place listed per shape."""
     from rules.ubongo.moves import Done, Enter
     from rules.ubongo.state import ENTER
 
@@ -206,7 +206,7 @@ def rehearse(video: Path, required: int = 5, players: list[str] | None = None) -
     import tempfile
 
     from server.demo import DemoDriver
-    from server.scripted import click_true_candidate
+    from server.evaluation.scripted import click_true_candidate
     from server.service import TableService
     from server.store import EventStore
     from server.watcher import TableWatcher
