@@ -21,8 +21,8 @@ import cv2
 import numpy as np
 
 from vision.detector.pips import count_pips
-from vision.games.diceline.spec import DIE
 from vision.games.diceline.cells import PPM, WINDOW, read_die
+from vision.games.diceline.spec import DIE
 from vision.tally import Tally
 from vision.training.real_dice import REAL_DICE_DIR, read_labels
 

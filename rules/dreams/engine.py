@@ -5,8 +5,8 @@ import random
 from typing import Any
 
 from rules.core.engine import Engine
-from rules.core.views import OpenViews
 from rules.core.errors import IllegalMove
+from rules.core.views import OpenViews
 from rules.dreams import components as C
 from rules.dreams import views
 from rules.dreams.markers import deal

@@ -7,8 +7,8 @@ from itertools import combinations
 from typing import Any
 
 from rules.core.engine import Engine
-from rules.core.views import OpenViews
 from rules.core.errors import IllegalMove
+from rules.core.views import OpenViews
 from rules.quarx.components import (
     MAX_SPHERES_PER_CARD,
     NUMBER_CARDS,
@@ -17,8 +17,8 @@ from rules.quarx.components import (
     cards_per_player,
 )
 from rules.quarx.moves import Answer, Lay, Move, Pass, Reveal, TurnOver, parse
-from rules.quarx.state import ANSWER, OVER, REVEAL, TURN, QuarxState
 from rules.quarx.scoring import award, cards_for, judge
+from rules.quarx.state import ANSWER, OVER, REVEAL, TURN, QuarxState
 from rules.quarx.table_view import (
     colour_of,
     expected_view,

@@ -16,8 +16,8 @@ from server.evaluation.scripted import click_true_candidate, off_script
 from server.service import TableService
 from server.store import EventStore
 from server.watcher import TableWatcher
-from vision.synth.footage import quarx_script, render_quarx_footage
 from vision.games.readers import READERS
+from vision.synth.footage import quarx_script, render_quarx_footage
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]  # seat order; the footage draws up to four seats
 

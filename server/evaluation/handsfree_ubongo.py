@@ -10,6 +10,7 @@ camera candidate.
 from __future__ import annotations
 
 import math
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,8 +23,8 @@ from server.evaluation.handsfree_quarx import HandsFreeRun
 from server.service import TableService
 from server.store import EventStore
 from server.watcher import TableWatcher
-from vision.synth.footage_ubongo import render_ubongo_footage, ubongo_script
 from vision.games.readers import READERS
+from vision.synth.footage_ubongo import render_ubongo_footage, ubongo_script
 
 PLAYERS = ["Ann", "Ben"]
 
@@ -135,6 +136,4 @@ def main(seeds: int = 12) -> None:
 
 
 if __name__ == "__main__":
-    import sys
-
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 12)

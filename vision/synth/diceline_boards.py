@@ -8,9 +8,9 @@ import numpy as np
 
 from rules.diceline.board import LETTER
 from rules.diceline.components import LAYOUT_PATTERNS
+from vision.games.diceline.reader import read_cells
 from vision.games.diceline.spec import mat_layout
 from vision.synth.diceline_render import camera, render_view
-from vision.games.diceline.reader import read_cells
 from vision.tally import add_counts
 
 SEATS = ["s1", "s2", "s3", "s4"]

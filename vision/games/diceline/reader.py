@@ -16,10 +16,10 @@ from rules.diceline.actions import spaces_for
 from rules.diceline.board import LETTER
 from rules.diceline.components import DICE_BY_PLAYERS
 from vision.calibration import Calibration
-from vision.games.diceline.spec import LAYOUT_PITCH, PAPER_SPOTS, TILE_PITCH, mat_layout
-from vision.pipeline import ReadContext, Reading, Settling
 from vision.games.diceline.cells import PPM, WINDOW, DieRead, read_die, read_layout, read_tile
 from vision.games.diceline.geometry import mat_pose, paper_model
+from vision.games.diceline.spec import LAYOUT_PITCH, PAPER_SPOTS, TILE_PITCH, mat_layout
+from vision.pipeline import ReadContext, Reading, Settling
 
 DEFAULT_PLAYERS = ("pink", "yellow", "orange")  # seat names when the caller gives none (the board colours)
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from vision.games.quarx.reader import read_quarx
-from vision.tally import Tally, add_counts
 from vision.synth.footage import QuarxScript, Shot, quarx_script, render_quarx_footage
+from vision.tally import Tally, add_counts
 
 ELEMENTS = ("laid", "colour", "side", "values", "face_up", "laid_under_arm")
 
