@@ -129,7 +129,7 @@ class QuarxEngine(Engine[QuarxState], OpenViews):
             "unseen": isinstance(move, Lay),
         })
         if not self.to_move(state):
-            if any(a.get("unseen") for a in state.answers):
+            if any(a["unseen"] for a in state.answers):
                 # "When all players have placed number cards face down, everyone reveals them"
                 state.phase = TURN
             else:
@@ -137,7 +137,7 @@ class QuarxEngine(Engine[QuarxState], OpenViews):
 
     def unseen_players(self, state: QuarxState) -> list[str]:
         """Players whose face-down cards nobody has seen yet, in seating order."""
-        unseen = {a["player"] for a in state.answers if a.get("unseen")}
+        unseen = {a["player"] for a in state.answers if a["unseen"]}
         return [p for p in state.players if p in unseen]
 
     def _turn_over(self, state: QuarxState, move: TurnOver) -> None:
@@ -150,7 +150,7 @@ class QuarxEngine(Engine[QuarxState], OpenViews):
                               f" ({', '.join(named) or 'nobody'} listed)", rule="turn over")
         cards = dict(move.cards)
         for a in state.answers:
-            if a.get("unseen"):
+            if a["unseen"]:
                 a["cards"], a["unseen"] = list(cards[a["player"]]), False
         self._score_round(state)
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Final, Literal, TypedDict
 
 Phase = Literal["reveal", "answer", "turn", "over"]
 # TURN: everyone has laid, and some cards were laid unseen (Lay): they are turned over next.
@@ -10,6 +10,29 @@ REVEAL: Final = "reveal"
 ANSWER: Final = "answer"
 TURN: Final = "turn"
 OVER: Final = "over"
+
+
+class AnswerRecord(TypedDict):
+    """One player's answer this round, in the order laid."""
+
+    player: str
+    cards: list[int] | None  # None: passed, or laid unseen and not turned over yet
+    announced: int | None  # the total the player called out, if any
+    group: int  # finishing place; players who tie share one
+    unseen: bool  # laid face down by "Ann lays": `cards` is None until the turn over
+
+
+class RoundRecord(TypedDict):
+    """A scored round, as the table and the page read it back."""
+
+    round: int
+    deal: int
+    revealed: list[int]
+    total: int | None
+    turned: int
+    verdicts: list[dict]
+    points: dict[str, int]
+    laid: dict[str, list[int]]  # the number cards as they lie turned up until picked up
 
 
 @dataclass
@@ -27,8 +50,6 @@ class QuarxState:
     revealed: list[int] = field(default_factory=list)
     turned: int = 0  # cards face up this round (a reveal may give only the total)
     total: int | None = None
-    # {"player", "cards", "announced", "group", "unseen"}: cards None = passed; unseen = laid by
-    # "Ann lays", so `cards` is None until the turn over.
-    answers: list[dict] = field(default_factory=list)
+    answers: list[AnswerRecord] = field(default_factory=list)
     scores: dict[str, int] = field(default_factory=dict)
-    rounds: list[dict] = field(default_factory=list)
+    rounds: list[RoundRecord] = field(default_factory=list)

@@ -46,12 +46,12 @@ def expected_view(state: QuarxState) -> dict:
         return {"face_up": [], "laid": []}
     # After scoring, the round's cards lie there until someone collects them, in any order.
     faces = [[], sorted(last["revealed"])] if last["revealed"] else [[]]
-    laid = [[], _laid(state, last.get("laid", {}))] if last.get("laid") else [[]]
+    laid = [[], _laid(state, last["laid"])] if last["laid"] else [[]]
     return {ANY_OF: [{"face_up": f, "laid": lay} for f in faces for lay in laid]}
 
 
 def _passed(answer: dict) -> bool:
-    return answer["cards"] is None and not answer.get("unseen")
+    return answer["cards"] is None and not answer["unseen"]
 
 
 def reveal_from_view(state: QuarxState, observed: dict, cards_to_turn: int) -> list[Reveal]:
@@ -81,7 +81,7 @@ def turn_over_from_view(state: QuarxState, observed: dict, unseen: list[str]) ->
         shown = by_colour[colour_of(state, a["player"])]
         if shown == DOWN or not _valid_cards(shown):
             return []  # still being turned over, or misread
-        if not a.get("unseen") and sorted(shown) != sorted(a["cards"]):
+        if not a["unseen"] and sorted(shown) != sorted(a["cards"]):
             return []  # the table disagrees with what was typed: a person must look
         cards[a["player"]] = tuple(sorted(shown, reverse=True))
     return [TurnOver(tuple((p, cards[p]) for p in unseen))]
