@@ -291,7 +291,7 @@ class UbongoEngine(Engine[UbongoState], OpenViews):
         return from_json(data)
 
     def view(self, state: UbongoState, player: str | None = None) -> dict:
-        """Everything is open in Ubongo: the state plus what the page draws (area cells, shapes, free dice)."""
+        """Everything is open in Ubongo: the state plus the facts the page draws from (area cells, shapes, free dice)."""
         area = self.area_cells(state)
         black, white = self.free_dice(state)
         dice_b, dice_w = self.dice_in_play(state)
@@ -301,8 +301,6 @@ class UbongoEngine(Engine[UbongoState], OpenViews):
         data.update(
             area_number=min(state.area, state.areas - 1) + 1,
             area_cells=[list(c) for c in sorted(area)],
-            rows=1 + max(r for r, _ in area),
-            cols=1 + max(c for _, c in area),
             roller_name=state.players[state.roller],
             to_move=self.to_move(state),
             free={"black": black, "white": white},

@@ -251,10 +251,13 @@
     const hinted = new Set(selected && ui.shown ? ui.shown.flatMap((t) => t.split(" at ")[1].split(" ")) : []);
     const placing = selected && ui.shape && v.phase === "enter" && v.to_move.includes(p);
     const grid = h("div", { class: `ubongo-grid${placing ? " placing" : ""}` });
-    grid.style.gridTemplateColumns = `repeat(${v.cols}, 1.6rem)`;
+    // The grid spans the area's cells: the engine's view says which cells, the page how to lay them out.
+    const rows = 1 + Math.max(...v.area_cells.map((cell) => cell[0]));
+    const cols = 1 + Math.max(...v.area_cells.map((cell) => cell[1]));
+    grid.style.gridTemplateColumns = `repeat(${cols}, 1.6rem)`;
     const cellEls = new Map();
-    for (let r = 0; r < v.rows; r++) {
-      for (let c = 0; c < v.cols; c++) {
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
         const name = cellName([r, c]);
         if (!inArea.has(name)) { grid.append(h("span", { class: "void" })); continue; }
         const shape = filledBy.get(name);
