@@ -22,7 +22,7 @@ from server.store import EventStore
 from server.watcher import TableWatcher
 from vision.games.diceline.reader import read_diceline
 from vision.games.readers import READERS
-from vision.synth.diceline_boards import board_accuracy
+from vision.games.diceline.accuracy import board_accuracy
 from vision.synth.footage_diceline import (
     DicelineScript,
     diceline_script,

@@ -11,7 +11,7 @@ from vision.games.readers import READERS
 from vision.pipeline import ReadContext
 from vision.games.diceline.reader import read_diceline
 from vision.games.diceline.geometry import mat_pose
-from vision.synth.diceline_boards import SEATS, board_accuracy, random_contents
+from vision.games.diceline.accuracy import SEATS, board_accuracy, random_contents
 from vision.synth.diceline_render import camera, render_view
 
 
