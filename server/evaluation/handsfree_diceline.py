@@ -20,9 +20,9 @@ from server.evaluation.scripted import click_true_candidate, off_script
 from server.service import TableService
 from server.store import EventStore
 from server.watcher import TableWatcher
+from vision.games.diceline.accuracy import board_accuracy
 from vision.games.diceline.reader import read_diceline
 from vision.games.readers import READERS
-from vision.games.diceline.accuracy import board_accuracy
 from vision.synth.footage_diceline import (
     DicelineScript,
     diceline_script,

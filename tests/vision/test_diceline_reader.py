@@ -6,12 +6,12 @@ import pytest
 
 from rules.core.camera import view_matches
 from vision.calibration import from_clicks
+from vision.games.diceline.accuracy import SEATS, board_accuracy, random_contents
+from vision.games.diceline.geometry import mat_pose
+from vision.games.diceline.reader import read_diceline
 from vision.games.diceline.spec import MAT_H, MAT_W, mat_layout
 from vision.games.readers import READERS
 from vision.pipeline import ReadContext
-from vision.games.diceline.reader import read_diceline
-from vision.games.diceline.geometry import mat_pose
-from vision.games.diceline.accuracy import SEATS, board_accuracy, random_contents
 from vision.synth.diceline_render import camera, render_view
 
 
