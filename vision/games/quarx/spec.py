@@ -1,7 +1,8 @@
 """The printed Quarx number cards: sizes, set colours and the flat art of both sides.
 
 The reader (vision.games.quarx.numbers) matches against this art; the renderer
-(vision.synth.number_cards) lays it on rendered tables. The renderer imports this module, never the other way.
+(vision.synth.number_cards) lays it on rendered tables. The renderer imports this module,
+never the other way.
 
 The rulebook says only "30 number cards (1, 2, 4, 8, 16 in six colors)"; the art is ours:
 - ASSUMPTION: the BACK of each number card is printed in its set's colour (with a white
