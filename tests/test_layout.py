@@ -78,3 +78,15 @@ def test_data_flows_one_way():
         top = mod.split(".")[0]
         banned = {"rules": ("vision", "server"), "vision": ("server",), "server": ()}[top]
         assert not [d for d in deps if d.split(".")[0] in banned], mod
+
+
+def test_the_running_server_leaves_the_evaluation_package_alone():
+    """server.app imports no harness, benchmark or footage builder; the demo's `scripted` alone."""
+    graph = import_graph()
+    seen, todo = set(), ["server.app"]
+    while todo:
+        m = todo.pop()
+        if m not in seen:
+            seen.add(m)
+            todo.extend(graph[m])
+    assert {m for m in seen if m.startswith("server.evaluation")} <= {"server.evaluation", "server.evaluation.scripted"}
