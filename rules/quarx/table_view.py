@@ -14,15 +14,24 @@ A player who passes lays nothing, which no camera sees: passes are typed.
 from __future__ import annotations
 
 from itertools import permutations
+from typing import TypedDict
 
+from rules.core.camera import ANY_OF, view_matches
 from rules.core.engine import Engine
 from rules.core.errors import IllegalMove
-from rules.core.camera import ANY_OF, view_matches
 from rules.quarx.components import NUMBER_CARD_COLOURS, NUMBER_CARDS
 from rules.quarx.moves import Lay, Reveal, TurnOver
 from rules.quarx.state import QuarxState
 
 DOWN = "down"
+
+
+class QuarxTableView(TypedDict):
+    """The TableView (see the module doc); the camera reports None for a field it is unsure of."""
+
+    face_up: list[int] | None  # sphere counts, ascending
+    laid: list[list] | None  # [colour, "down" | [values, descending]] per pile, by colour
+
 MAX_NEW_PILES = 3  # more piles at once than this: too many orders to offer, a person types them
 
 
@@ -36,8 +45,8 @@ def _laid(state: QuarxState, shown: dict[str, list[int] | None]) -> list:
     return sorted([colour_of(state, p), DOWN if cards is None else sorted(cards, reverse=True)] for p, cards in shown.items())
 
 
-def expected_view(state: QuarxState) -> dict:
-    """The table in `state`."""
+def expected_view(state: QuarxState) -> QuarxTableView | dict:
+    """The table in `state` (after scoring, {ANY_OF: [...]}: the round's cards may still lie there)."""
     if state.phase in ("answer", "turn"):
         face_up = sorted(state.revealed) if state.revealed else None
         return {"face_up": face_up, "laid": _laid(state, {a["player"]: None for a in state.answers if not _passed(a)})}
