@@ -120,10 +120,8 @@ window.TableSightGames = window.TableSightGames || {};
   // One request at a time; whoever asks while it runs shares it.
   function loadLinks(tableId, version) {
     if (!ui.linksLoading) {
-      ui.linksLoading = fetch(`/api/tables/${encodeURIComponent(tableId)}/dreams/links`)
-        .then((res) => (res.ok ? res.json() : null))
+      ui.linksLoading = window.TableSightDom.api("GET", `/api/tables/${encodeURIComponent(tableId)}/dreams/links`)
         .then((data) => {
-          if (!data) return false;
           ui.links = data;
           ui.linksFor = `${tableId}:${version}`;
           return true;
@@ -159,9 +157,9 @@ window.TableSightGames = window.TableSightGames || {};
         li.append(h("button", {
           type: "button", "data-player": entry.player, textContent: `Show ${entry.player}'s link`,
           onclick: async () => {
-            const res = await fetch(`/api/tables/${encodeURIComponent(api.tableId)}/dreams/links/${encodeURIComponent(entry.player)}`, { method: "POST" });
-            const data = await res.json().catch(() => ({}));
-            if (res.ok) ui.shownLink = data;
+            try {
+              ui.shownLink = await window.TableSightDom.api("POST", `/api/tables/${encodeURIComponent(api.tableId)}/dreams/links/${encodeURIComponent(entry.player)}`);
+            } catch (err) { /* the list below still says who has their link */ }
             entry.shown = true;
             rerender();
           },
@@ -204,13 +202,4 @@ window.TableSightGames = window.TableSightGames || {};
       el.append(linksPanel(v, snap, api, rerender));
     },
   };
-
-  // The page's stylesheet is the lead's; Dreams brings its own rules once.
-  if (!document.getElementById("dreams-style")) {
-    const link = document.createElement("link");
-    link.id = "dreams-style";
-    link.rel = "stylesheet";
-    link.href = "/static/dreams/dreams.css";
-    document.head.append(link);
-  }
 })();
