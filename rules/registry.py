@@ -5,28 +5,19 @@ from types import MappingProxyType
 
 from rules.core.engine import Engine
 from rules.core.errors import IllegalMove
+from rules.diceline.engine import DicelineEngine
+from rules.dreams.engine import DreamsEngine
+from rules.quarx.engine import QuarxEngine
+from rules.ubongo.engine import UbongoEngine
 
-
-def _engines() -> dict[str, Engine]:
-    from rules.quarx.engine import QuarxEngine
-
-    found: dict[str, Engine] = {"quarx": QuarxEngine()}
-    for name, module, cls in (
-        ("diceline", "rules.diceline.engine", "DicelineEngine"),
-        ("ubongo", "rules.ubongo.engine", "UbongoEngine"),
-        ("dreams", "rules.dreams.engine", "DreamsEngine"),
-    ):
-        try:
-            mod = __import__(module, fromlist=[cls])
-        except ModuleNotFoundError as exc:  # a game not built yet is simply not offered
-            if exc.name and exc.name.startswith(module.rsplit(".", 1)[0]):
-                continue
-            raise
-        found[name] = getattr(mod, cls)()
-    return found
-
-
-ENGINES = MappingProxyType(_engines())
+# Each engine is also its game's Observer (rules.core.views) and, for games the camera reads,
+# its CameraRules (rules.core.camera).
+ENGINES = MappingProxyType({
+    "quarx": QuarxEngine(),
+    "diceline": DicelineEngine(),
+    "ubongo": UbongoEngine(),
+    "dreams": DreamsEngine(),
+})
 
 
 def engine_for(name: str) -> Engine:

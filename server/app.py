@@ -18,6 +18,8 @@ from rules.registry import ENGINES
 from server.camera import CameraFeed
 from server.demo import DemoDriver
 from server.watcher import TableWatcher
+from vision.calibration import Calibration
+from vision.games.readers import READERS
 from vision.sources import FrameSource
 from server.routes import camera, demo, exposure, pages, quarx_check, tables
 from server.security import AccessPolicy, GuardMiddleware
@@ -84,19 +86,15 @@ def create_app(
     app.state.demo = None
     camera_feed = None
     if source is not None:
-        from vision.readers import READERS
-
         # Readers that need no network (Quarx, Ubongo, Diceline read classically) work without a model.
         app.state.watcher = TableWatcher(app.state.tables, _detector_loader(detector), READERS)
         saved = store.get_meta(f"calibration:{source.spec.kind}:{source.spec.target}")
         if saved:
-            from vision.calibration import Calibration
-
             app.state.watcher.calibration = Calibration.from_json(json.loads(saved))
         # The demo driver stands around the watcher's frame path: it types what the demo's players
         # would, at the right frames of the clip (it does nothing unless the source is the demo).
         app.state.demo = DemoDriver(app.state.tables, app.state.watcher, lambda: getattr(source, "capture", None))
-        camera_feed = CameraFeed(source, annotate=app.state.demo.wrap(app.state.watcher.process))
+        camera_feed = CameraFeed(source, process=app.state.demo.process)
     app.state.camera = camera_feed
 
     @app.exception_handler(MoveSyntaxError)

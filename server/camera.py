@@ -9,15 +9,16 @@ import numpy as np
 
 from vision.sources import FrameSource
 
-Annotator = Callable[[np.ndarray], np.ndarray]
+# The frame path: a camera frame in, the picture to show out (the watcher's, or the demo's around it).
+FramePath = Callable[[np.ndarray], np.ndarray]
 
 
 class CameraFeed:
     """Runs the (slow) annotation in its own thread; the page reads the newest JPEG."""
 
-    def __init__(self, source: FrameSource, annotate: Annotator | None = None, quality: int = 80):
+    def __init__(self, source: FrameSource, process: FramePath | None = None, quality: int = 80):
         self.source = source
-        self.annotate = annotate
+        self.process = process
         self.quality = quality
         self.annotate_error: str | None = None
         self._jpeg: bytes | None = None
@@ -42,7 +43,7 @@ class CameraFeed:
 
     def status(self) -> dict:
         st = self.source.status()
-        st["annotation"] = "off" if self.annotate is None else (self.annotate_error or "on")
+        st["annotation"] = "off" if self.process is None else (self.annotate_error or "on")
         return st
 
     def _run(self) -> None:
@@ -51,9 +52,9 @@ class CameraFeed:
             seq, frame = self.source.wait_newer(seq, timeout=0.5)
             if frame is None:
                 continue
-            if self.annotate is not None:
+            if self.process is not None:
                 try:
-                    frame = self.annotate(frame)
+                    frame = self.process(frame)
                     self.annotate_error = None
                 except Exception as exc:  # a detector failure must not stop the picture
                     self.annotate_error = f"annotation failed: {exc}"

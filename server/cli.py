@@ -56,7 +56,7 @@ def _footage(args: argparse.Namespace) -> int:
     seed = FOOTAGE_SEEDS[game] if args.seed is None else args.seed
     out = args.out or Path("datasets/demo") / DEMO_CLIPS[game]
     out.parent.mkdir(parents=True, exist_ok=True)
-    from server.demo_footage import (
+    from server.evaluation.demo_footage import (
         diceline_clip,
         quarx_clip,
         rehearse,
@@ -93,7 +93,7 @@ def _markers(args: argparse.Namespace) -> int:
 
 
 def _bench_frames(args: argparse.Namespace) -> int:
-    from server.frame_bench import time_detector, time_game
+    from server.evaluation.frame_bench import time_detector, time_game
 
     rows = [time_game(game, n=args.frames) for game in ("quarx", "ubongo", "diceline")]
     det = time_detector(args.frames)
@@ -110,7 +110,7 @@ def _quarx_kind(move: str) -> str:
 
 
 def _handsfree_eval(args: argparse.Namespace) -> int:
-    from server.handsfree_eval import run_quarx
+    from server.evaluation.handsfree_quarx import run_quarx
 
     totals = {"expected": 0, "recognised": 0, "wrong": 0, "clicks": 0, "typed": 0, "exact": 0}
     kinds: dict[str, list[int]] = {}  # kind of move -> [found by the camera, in the script]

@@ -2,7 +2,7 @@
 
 `start(game)` creates a table from the clip's sidecar (setup moves typed as 'page'), starts
 the clip at frame 0 and lets the watcher watch the table. Then, on every frame the watcher
-processes (`wrap` composes it with the watcher's frame path), the driver types what a person
+processes (`process` runs the watcher's frame path between its two steps), the driver types what a person
 at the table would: the moves no camera can see at their frames, and any move the camera
 should have made but has not by the time the footage has moved past it. Those moves carry
 the source "demo", so the page can tell them from the camera's. When the clip ends the
@@ -17,9 +17,10 @@ from typing import Callable
 import numpy as np
 
 from rules.core import RulesError
-from server.scripted import off_script
+from server.evaluation.scripted import off_script
 from server.service import TableNotFound, TableService
 from server.watcher import TableWatcher
+from vision.calibration import Calibration
 from vision.sources import DemoCapture, DemoClip
 
 DEMO_SOURCE = "demo"
@@ -137,20 +138,16 @@ class DemoDriver:
         self.last, self.run = run, None
 
     # -- the frame path (the camera thread) ------------------------------------------------------
-    def wrap(self, process: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
-        """`process` (the watcher's frame path) with the driver around it."""
-
-        def annotate(frame: np.ndarray) -> np.ndarray:
-            where = self._where(frame)
+    def process(self, frame: np.ndarray) -> np.ndarray:
+        """The watcher's frame path, with what the demo's players type just before and after it."""
+        where = self._where(frame)
+        if where is not None:
+            self.before_frame(where[1])
+        try:
+            return self.watcher.process(frame)
+        finally:
             if where is not None:
-                self.before_frame(where[1])
-            try:
-                return process(frame)
-            finally:
-                if where is not None:
-                    self.after_frame(where[1])
-
-        return annotate
+                self.after_frame(where[1])
 
     def _where(self, frame: np.ndarray) -> tuple[str, int] | None:
         """(game, index) of a frame of the driven clip; also keeps the idle demo on the watched game."""
@@ -262,6 +259,4 @@ class DemoDriver:
 def _calibration(data: dict | None):
     if data is None:
         return None
-    from vision.calibration import Calibration
-
     return Calibration.from_json(data)

@@ -12,6 +12,7 @@ from typing import Any
 from rules.core import IllegalMove, Match, RulesError
 from rules.registry import engine_for
 from server.keys import ServerKeys
+from server.snapshot import match_snapshot
 from server.store import EventStore, StoreError, TableRecord, moves_in_force
 
 log = logging.getLogger("tablesight")
@@ -268,7 +269,7 @@ class TableService:
 
 def _snapshot(t: Table, player: str | None) -> dict:
     """The API's state shape of `t` as `player` may see it; the caller holds `t.lock`."""
-    snap = t.match.snapshot(player)
+    snap = match_snapshot(t.match, player)
     snap["id"] = t.record.id
     snap["seed"] = t.record.seed
     snap["sources"] = list(t.sources)

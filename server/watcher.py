@@ -1,42 +1,43 @@
 """Hands-free play: the camera's stable view, reconciled with the engine, becomes moves.
 
 Runs in the camera thread (CameraFeed calls `process` on every new frame), so the detector
-runs once per frame for both the annotated picture and the game.
+runs once per frame for both the annotated picture and the game. The frame path itself is
+`vision.pipeline.FramePipeline`; this module adds the table: which one is watched, and
+playing what the pipeline explains.
 """
 from __future__ import annotations
 
-import inspect
 import threading
-from typing import Callable
+from collections.abc import Callable, Mapping
+from typing import Literal
 
-import cv2
 import numpy as np
 
 from rules.core import RulesError
-from rules.core.reconcile import reconcile
+from rules.core.reconcile import Reconciliation
 from server.service import TableNotFound, TableService
-from vision.hands import HandDetector
-from vision.stability import Stabilizer
+from vision.live import annotate_all
+from vision.pipeline import FramePipeline, ReadContext, Reader
+
+# idle: no table watched; watching: reading; hand: a hand hides the table; ask: the camera
+# waits for a click among several moves; unreadable: this game has no camera reader.
+WatcherState = Literal["idle", "watching", "hand", "ask", "unreadable"]
 
 
 class TableWatcher:
     """Watches one table at a time; `process(frame)` returns the annotated frame."""
 
-    def __init__(self, service: TableService, detector_loader: Callable[[], object] | None, readers: dict, required: int = 5,
-                 fields_apart: frozenset[str] | None = None):
+    def __init__(self, service: TableService, detector_loader: Callable[[], object] | None,
+                 readers: Mapping[str, Reader], required: int = 5):
         self.service = service
         self._load = detector_loader
         self._detector = None
         self.readers = readers
-        if fields_apart is None:
-            from vision.readers import FIELDS_APART as fields_apart
-        self.fields_apart = fields_apart  # games whose view fields settle one by one
         self.required = required
         self._lock = threading.Lock()
         self.table_id: str | None = None
-        self._stable = Stabilizer(required)
-        self._hands = HandDetector()
-        self.state = "idle"
+        self._pipeline: FramePipeline | None = None
+        self.state: WatcherState = "idle"
         self.detail = ""
         self.last_view: dict | None = None
         self.applied = 0
@@ -46,10 +47,10 @@ class TableWatcher:
     def watch(self, table_id: str | None) -> None:
         """Follow `table_id` (None: stop); a fresh start needs a fresh run of stable frames."""
         game = None if table_id is None else self.service.table(table_id).record.game
+        reader = self.readers.get(game) if game is not None else None
         with self._lock:
             old, self.table_id = self.table_id, table_id
-            self._stable = Stabilizer(self.required, per_field=game in self.fields_apart)
-            self._hands = HandDetector()
+            self._pipeline = None if reader is None else FramePipeline(reader, self.required)
             self.state, self.detail = ("watching", "") if table_id else ("idle", "")
         for tid in {old, table_id} - {None}:
             self.service.set_camera_note(tid, self.note(tid))
@@ -75,46 +76,39 @@ class TableWatcher:
         return self._detector
 
     def _all_detections(self, frame: np.ndarray) -> np.ndarray:
-        from vision.live import annotate_all
-
         det = self.detector()
         return frame if det is None else annotate_all(frame, det)
 
     def process(self, frame: np.ndarray) -> np.ndarray:
-        """Read one frame: skip it under a hand, else read, stabilise, reconcile, annotate."""
-        from vision.detector import annotate
-
+        """One camera frame: through the table's FramePipeline, then play what it explains."""
         with self._lock:
-            tid, stable, hands = self.table_id, self._stable, self._hands
+            tid, pipeline, was = self.table_id, self._pipeline, self.state
         if tid is None:
             return self._all_detections(frame)
         try:
             record = self.service.table(tid).record
-            game = record.game
         except TableNotFound:
             self.watch(None)
             return frame
-        reader = self.readers.get(game)
-        if reader is None:
-            self._set(tid, "unreadable", f"the camera does not read {game} yet")
+        if pipeline is None:
+            self._set(tid, "unreadable", f"the camera does not read {record.game} yet")
             return self._all_detections(frame)
-        if hands(frame):
-            stable.feed(None)
-            self._set(tid, "hand", "a hand is over the table: not reading")
-            return _banner(frame.copy(), "hand over the table: not reading")
-        if self.state == "hand":
-            self._set(tid, "watching", "")
-        reading = reader(frame, self.detector(), **_extras(reader, calibration=self.calibration, players=list(record.players)))
-        with self._lock:
-            self.last_view = reading.view
-        view = stable.feed(reading.view)
-        if view is not None:
-            self._reconcile(tid, view)
-        return annotate(frame, reading.drawables) if reading.drawables is not None else frame
-
-    def _reconcile(self, tid: str, view: dict) -> None:
         match = self.service.match(tid)
-        result = reconcile(match.engine, match.state, view)
+        context = ReadContext(self.detector(), self.calibration, tuple(record.players))
+        step = pipeline.step(frame, context, match.engine, match.state)
+        if step.hand:
+            self._set(tid, "hand", "a hand is over the table: not reading")
+            return step.picture
+        if was == "hand":
+            self._set(tid, "watching", "")
+        with self._lock:
+            self.last_view = step.seen
+        if step.result is not None:
+            self._play(tid, step.result)
+        return step.picture
+
+    def _play(self, tid: str, result: Reconciliation) -> None:
+        """Act on what the stable view means: play one explanation, or ask which of several."""
         if result.status == "apply":
             try:
                 for text in result.moves:
@@ -134,21 +128,9 @@ class TableWatcher:
         else:
             self._set(tid, "watching", "")
 
-    def _set(self, tid: str, state: str, detail: str) -> None:
+    def _set(self, tid: str, state: WatcherState, detail: str) -> None:
         with self._lock:
             changed = (self.state, self.detail) != (state, detail)
             self.state, self.detail = state, detail
         if changed:
             self.service.set_camera_note(tid, self.note(tid))
-
-
-def _extras(reader, **offered) -> dict:
-    """The keyword arguments among `offered` that `reader` takes (older readers take only frame, detector)."""
-    params = inspect.signature(reader).parameters
-    return {k: v for k, v in offered.items() if k in params}
-
-
-def _banner(frame: np.ndarray, text: str) -> np.ndarray:
-    cv2.rectangle(frame, (0, 0), (frame.shape[1], 28), (0, 0, 160), -1)
-    cv2.putText(frame, text, (8, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1, cv2.LINE_AA)
-    return frame

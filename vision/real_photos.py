@@ -14,7 +14,6 @@ black pips into a grey die with light pips, the kind it knows. Only the window c
 from __future__ import annotations
 
 import csv
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,8 +21,9 @@ import cv2
 import numpy as np
 
 from vision.detector.pips import count_pips
-from vision.diceline_layout import DIE
-from vision.readers.diceline_cells import PPM, WINDOW, read_die
+from vision.games.diceline.cells import PPM, WINDOW, read_die
+from vision.games.diceline.spec import DIE
+from vision.tally import Tally
 from vision.training.real_dice import REAL_DICE_DIR, read_labels
 
 # A label box's longest side relative to a 4's on the same die size, measured over the photos that
@@ -51,29 +51,29 @@ class Die:
 
 
 @dataclass
-class Tally:
-    """right / wrong / unsure counts per true value."""
+class ValueTally:
+    """Right / wrong / unsure reads per true value."""
 
-    counts: dict[int, Counter] = field(default_factory=lambda: {v: Counter() for v in range(1, 7)})
+    counts: dict[int, Tally] = field(default_factory=lambda: {v: Tally() for v in range(1, 7)})
 
     def add(self, value: int, got: int | None) -> None:
         """Count one read of a die whose true value is `value` (None: the reader said nothing)."""
-        self.counts[value]["unsure" if got is None else "right" if got == value else "wrong"] += 1
+        self.counts[value].add(None if got is None else got == value)
 
-    def total(self) -> Counter:
+    def total(self) -> Tally:
         """The counts over all values."""
-        return sum(self.counts.values(), Counter())
+        return sum(self.counts.values(), Tally())
 
 
 @dataclass
 class Report:
     """Tallies keyed by (reader, split): reader is 'read_die as built', 'read_die adapted' or 'count_pips'."""
 
-    tallies: dict[tuple[str, str], Tally] = field(default_factory=dict)
+    tallies: dict[tuple[str, str], ValueTally] = field(default_factory=dict)
 
-    def tally(self, reader: str, split: str) -> Tally:
+    def tally(self, reader: str, split: str) -> ValueTally:
         """The tally for one reader on one split ('valid' or 'all'), made on first use."""
-        return self.tallies.setdefault((reader, split), Tally())
+        return self.tallies.setdefault((reader, split), ValueTally())
 
 
 def load_dice(root: Path = REAL_DICE_DIR, split: str | None = None) -> dict[str, list[Die]]:
@@ -167,7 +167,7 @@ def evaluate(photos: dict[str, list[Die]], root: Path = REAL_DICE_DIR, face_per_
     return report
 
 
-def sweep(scales: tuple[float, ...] = (1.0, 1.05, 1.1, 1.15, 1.2, 1.3, 1.45, 1.6)) -> dict[float, Counter]:
+def sweep(scales: tuple[float, ...] = (1.0, 1.05, 1.1, 1.15, 1.2, 1.3, 1.45, 1.6)) -> dict[float, Tally]:
     """The adapted reader's totals on the train split at each face-per-box scale: how FACE_PER_BOX was chosen."""
     train = load_dice(split="train")
     return {s: evaluate(train, face_per_box=s).tally("read_die adapted", "all").total() for s in scales}
@@ -178,11 +178,11 @@ def format_report(report: Report) -> str:
     head = f"{'reader':<18} {'split':<5} " + " ".join(f"{v:>11}" for v in range(1, 7)) + "   total r/w/u"
     rows = [head, "-" * len(head)]
     for (reader, split), t in sorted(report.tallies.items(), key=lambda kv: (kv[0][1] != "valid", kv[0][0])):
-        cells = " ".join(f"{c['right']:>3}/{c['wrong']:>3}/{c['unsure']:>3}" for c in t.counts.values())
+        cells = " ".join(f"{c.right:>3}/{c.wrong:>3}/{c.unsure:>3}" for c in t.counts.values())
         tot = t.total()
-        n = sum(tot.values())
-        rows.append(f"{reader:<18} {split:<5} {cells}   {tot['right']}/{tot['wrong']}/{tot['unsure']} of {n}"
-                    f" ({100 * tot['right'] / n:.0f}% right, {100 * tot['wrong'] / n:.1f}% wrong)")
+        n = tot.total
+        rows.append(f"{reader:<18} {split:<5} {cells}   {tot.right}/{tot.wrong}/{tot.unsure} of {n}"
+                    f" ({100 * tot.right / n:.0f}% right, {100 * tot.wrong / n:.1f}% wrong)")
     return "\n".join(rows)
 
 

@@ -5,6 +5,9 @@ values whose `str()` is the readable text that `parse_move` reads back, so the p
 log, the tests and error messages all use the same words. Chance (rolls, reveals, deals) is a
 move too: in tests a seeded RNG picks it (`sample_chance`), at the table the camera or a person
 types the outcome; one code path for all three.
+
+This is the whole of the rules' contract. What each player may see lives apart
+(`rules.core.views`), and so does what the camera sees (`rules.core.camera`).
 """
 from __future__ import annotations
 
@@ -27,9 +30,6 @@ class Engine(ABC, Generic[S]):
     min_players: int = 2
     max_players: int = 2
     options_help: dict[str, str] = {}
-    # True for hidden-information games: their random draws must not follow from a seed
-    # that players can read or choose (the server derives a secret one).
-    secret_chance: bool = False
 
     # -- setup -------------------------------------------------------------------------
     @abstractmethod
@@ -56,7 +56,10 @@ class Engine(ABC, Generic[S]):
 
     @abstractmethod
     def legal_moves(self, state: S) -> list[Any]:
-        """Every legal non-chance move now (empty at a chance point or when the game is over)."""
+        """Every legal non-chance move now (empty at a chance point or when the game is over).
+
+        The one truth about legality: `apply` accepts no non-chance move missing from this list
+        (tests/rules/test_engine_contract.py checks it on random games of every engine)."""
 
     @abstractmethod
     def _apply(self, state: S, move: Any) -> None:
@@ -98,7 +101,7 @@ class Engine(ABC, Generic[S]):
         """The players who may act now (several in simultaneous phases)."""
         return []
 
-    # -- serialisation and views ---------------------------------------------------------
+    # -- serialisation -------------------------------------------------------------------
     @abstractmethod
     def to_json(self, state: S) -> dict:
         """A JSON-ready dict that `from_json` turns back into an equal state."""
@@ -106,49 +109,3 @@ class Engine(ABC, Generic[S]):
     @abstractmethod
     def from_json(self, data: dict) -> S:
         """The state stored by `to_json`."""
-
-    def view(self, state: S, player: str | None = None) -> dict:
-        """What `player` may see (None: the public view for the shared screen)."""
-        return self.to_json(state)
-
-    # -- the camera's side (rules.core.reconcile) -------------------------------------------
-    def expected_view(self, state: S) -> dict | None:
-        """The TableView the physical table shows in `state`; None if this game is not read by camera."""
-        return None
-
-    def chance_from_view(self, state: S, observed: dict) -> list[Any]:
-        """Chance outcomes (a roll, a reveal) that the observed table shows, if one is awaited."""
-        return []
-
-    def explain(self, state: S, observed: dict) -> list[list[Any]]:
-        """Move sequences that turn `state`'s table into `observed` (default: one move deep)."""
-        from rules.core.reconcile import view_matches
-
-        found = []
-        for move in list(self.legal_moves(state)) + list(self.chance_from_view(state, observed)):
-            try:
-                after = self.apply(state, move)
-            except IllegalMove:
-                continue
-            if view_matches(self.expected_view(after), observed):
-                found.append([move])
-        return found
-
-    def history_view(self, state: S, moves: list[str], player: str | None = None) -> list[str]:
-        """The move log as `player` may read it (hidden-information games redact it)."""
-        return list(moves)
-
-    def undo_refusal(self, state: S, last_move: str) -> str | None:
-        """Why `last_move` (just played, leading to `state`) must not be taken back, or None.
-
-        Hidden-information games refuse to undo what would leak or re-roll a secret (a locked
-        guess, a deal already looked at)."""
-        return None
-
-    def private_player(self, state: S, move: Any) -> str | None:
-        """The player whose own private link must make `move` (a secret guess), or None."""
-        return None
-
-    def legal_moves_view(self, state: S, player: str | None = None) -> list[str]:
-        """The legal move texts `player` may see and play (None: the shared screen)."""
-        return [str(m) for m in self.legal_moves(state)]

@@ -63,22 +63,3 @@ class Match:
             raise IllegalMove("there is no move to undo", rule="undo")
         self._states.pop()
         return self.moves.pop()
-
-    def snapshot(self, player: str | None = None) -> dict:
-        """The shared state shape of the HTTP API."""
-        eng, st = self.engine, self.state
-        over = eng.is_over(st)
-        return {
-            "game": eng.name,
-            "title": eng.title,
-            "players": list(self.players),
-            "options": dict(self.options),
-            "scores": eng.scores(st),
-            "to_move": eng.to_move(st),
-            "legal_moves": eng.legal_moves_view(st, player) if not over else [],
-            "chance": None if over else eng.chance(st),
-            "over": over,
-            "winners": eng.winners(st),
-            "history": eng.history_view(st, self.moves, player),
-            "view": eng.view(st, player),
-        }

@@ -4,9 +4,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from rules.core.camera import one_move, view_matches
 from rules.core.engine import Engine
 from rules.core.errors import IllegalMove
-from rules.core.reconcile import view_matches
+from rules.core.views import OpenViews
 from rules.diceline import actions as A
 from rules.diceline import bonus as B
 from rules.diceline import rounds as R
@@ -23,7 +24,7 @@ from rules.diceline.view import public_view
 CHANCE_MOVES = (OrderRolls, RevealBonus, RevealLayout, Roll)
 
 
-class DicelineEngine(Engine[DicelineState]):
+class DicelineEngine(Engine[DicelineState], OpenViews):
     """Dazzling Diceline for 3 and 4 players."""
 
     name = "diceline"
@@ -252,7 +253,7 @@ class DicelineEngine(Engine[DicelineState]):
 
     def explain(self, state: DicelineState, observed: dict) -> list[list[Move]]:
         """One move, else two (a move and the tile drawn after it; 'done' and the next player's move)."""
-        found = super().explain(state, observed)
+        found = one_move(self, self, state, observed)
         if found:
             return found
         out: list[list[Move]] = []

@@ -3,16 +3,18 @@ from __future__ import annotations
 
 import copy
 from dataclasses import asdict, dataclass, field, fields
+from typing import Final, Literal
 
 # Phases, in the order a game passes through them.
-ORDER_ROLLS = "order rolls"  # setup: roll two dice each for player order (chance)
-START_TILES = "start tiles"  # setup: choose starting bonus tiles in reverse player order
-DEAL = "deal"  # setup: reveal the bonus display and the layout tiles (chance)
-ROLL = "roll"  # phase 1: the start player rolls the pool (chance)
-SELECT = "select"  # phase 1: return one set, the others choose in reverse order
-ACTIONS = "actions"  # phase 2: turns in player order until every die is used
-LINES = "lines"  # phase 3: line bonus flips
-OVER = "over"
+ORDER_ROLLS: Final = "order rolls"  # setup: roll two dice each for player order (chance)
+START_TILES: Final = "start tiles"  # setup: choose starting bonus tiles in reverse player order
+DEAL: Final = "deal"  # setup: reveal the bonus display and the layout tiles (chance)
+ROLL: Final = "roll"  # phase 1: the start player rolls the pool (chance)
+SELECT: Final = "select"  # phase 1: return one set, the others choose in reverse order
+ACTIONS: Final = "actions"  # phase 2: turns in player order until every die is used
+LINES: Final = "lines"  # phase 3: line bonus flips
+OVER: Final = "over"
+Phase = Literal["order rolls", "start tiles", "deal", "roll", "select", "actions", "lines", "over"]
 
 
 @dataclass
@@ -35,7 +37,7 @@ class DicelineState:
     """Everything on the table, plus whose move it is."""
 
     players: list[Player]
-    phase: str = ORDER_ROLLS
+    phase: Phase = ORDER_ROLLS
     round: int = 1
     order: list[int] = field(default_factory=list)  # player indices in player order
     ranking: list[list[int]] = field(default_factory=list)  # setup: groups still tied in the order roll

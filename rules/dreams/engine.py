@@ -6,6 +6,7 @@ from typing import Any
 
 from rules.core.engine import Engine
 from rules.core.errors import IllegalMove
+from rules.core.views import OpenViews
 from rules.dreams import components as C
 from rules.dreams import views
 from rules.dreams.markers import deal
@@ -29,7 +30,7 @@ from rules.dreams.state import (
 SAMPLE_POSITIONS = (167, 500, 833)
 
 
-class DreamsEngine(Engine[DreamsState]):
+class DreamsEngine(Engine[DreamsState], OpenViews):
     """The rules of Dreams for 3 to 6 players, with hidden roles and secret guesses."""
 
     name = "dreams"

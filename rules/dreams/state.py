@@ -2,12 +2,18 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import Final, Literal, get_args
 
 from rules.dreams.components import STAR_KINDS
 
 # Phases of a round, in order; "over" once the game has ended.
-LAYOUT, DEAL, STARS, GUESS, OVER = "layout", "deal", "stars", "guess", "over"
-PHASES = (LAYOUT, DEAL, STARS, GUESS, OVER)
+Phase = Literal["layout", "deal", "stars", "guess", "over"]
+LAYOUT: Final = "layout"
+DEAL: Final = "deal"
+STARS: Final = "stars"
+GUESS: Final = "guess"
+OVER: Final = "over"
+PHASES: tuple[Phase, ...] = get_args(Phase)
 
 
 @dataclass
@@ -53,7 +59,7 @@ class DreamsState:
     scores: dict[str, int]
     dealer: int  # seat of this round's dealer
     round: int = 1
-    phase: str = LAYOUT
+    phase: Phase = LAYOUT
     cards: list[int] = field(default_factory=list)  # cards[i] shows image number i + 1
     used_cards: list[int] = field(default_factory=list)  # put aside in earlier rounds
     vision: int | None = None  # secret until the reveal

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from itertools import combinations
 from typing import Any
 
 from rules.core.engine import Engine
 from rules.core.errors import IllegalMove
+from rules.core.views import OpenViews
 from rules.quarx.components import (
     MAX_SPHERES_PER_CARD,
     NUMBER_CARDS,
@@ -17,6 +18,7 @@ from rules.quarx.components import (
 )
 from rules.quarx.moves import Answer, Lay, Move, Pass, Reveal, TurnOver, parse
 from rules.quarx.scoring import award, cards_for, judge
+from rules.quarx.state import ANSWER, OVER, REVEAL, TURN, QuarxState
 from rules.quarx.table_view import (
     colour_of,
     expected_view,
@@ -25,31 +27,7 @@ from rules.quarx.table_view import (
     turn_over_from_view,
 )
 
-# TURN: everyone has laid, and some cards were laid unseen (Lay): they are turned over next.
-REVEAL, ANSWER, TURN, OVER = "reveal", "answer", "turn", "over"
 _ALL_CARD_SETS = [tuple(c) for n in range(1, 6) for c in combinations(NUMBER_CARDS, n)]
-
-
-@dataclass
-class QuarxState:
-    """The whole table: piles, the cards face up, the answers laid so far, the points."""
-
-    players: list[str]
-    target: int | None
-    piles: dict[str, int]
-    deck: list[int]  # sphere counts still face down in the piles; only the random reveal reads it
-    out_of_play: int
-    round: int = 1
-    deal: int = 1
-    phase: str = REVEAL
-    revealed: list[int] = field(default_factory=list)
-    turned: int = 0  # cards face up this round (a reveal may give only the total)
-    total: int | None = None
-    # {"player", "cards", "announced", "group", "unseen"}: cards None = passed; unseen = laid by
-    # "Ann lays", so `cards` is None until the turn over.
-    answers: list[dict] = field(default_factory=list)
-    scores: dict[str, int] = field(default_factory=dict)
-    rounds: list[dict] = field(default_factory=list)
 
 
 def _deal(players: list[str]) -> tuple[dict[str, int], int]:
@@ -58,7 +36,7 @@ def _deal(players: list[str]) -> tuple[dict[str, int], int]:
     return {p: each for p in players}, QUARX_CARDS - each * len(players)
 
 
-class QuarxEngine(Engine[QuarxState]):
+class QuarxEngine(Engine[QuarxState], OpenViews):
     """Quarx for 2 to 6 players; option `target` (e.g. 30) plays the longer variant."""
 
     name = "quarx"
@@ -151,7 +129,7 @@ class QuarxEngine(Engine[QuarxState]):
             "unseen": isinstance(move, Lay),
         })
         if not self.to_move(state):
-            if any(a.get("unseen") for a in state.answers):
+            if any(a["unseen"] for a in state.answers):
                 # "When all players have placed number cards face down, everyone reveals them"
                 state.phase = TURN
             else:
@@ -159,7 +137,7 @@ class QuarxEngine(Engine[QuarxState]):
 
     def unseen_players(self, state: QuarxState) -> list[str]:
         """Players whose face-down cards nobody has seen yet, in seating order."""
-        unseen = {a["player"] for a in state.answers if a.get("unseen")}
+        unseen = {a["player"] for a in state.answers if a["unseen"]}
         return [p for p in state.players if p in unseen]
 
     def _turn_over(self, state: QuarxState, move: TurnOver) -> None:
@@ -172,7 +150,7 @@ class QuarxEngine(Engine[QuarxState]):
                               f" ({', '.join(named) or 'nobody'} listed)", rule="turn over")
         cards = dict(move.cards)
         for a in state.answers:
-            if a.get("unseen"):
+            if a["unseen"]:
                 a["cards"], a["unseen"] = list(cards[a["player"]]), False
         self._score_round(state)
 

@@ -14,17 +14,24 @@ A player who passes lays nothing, which no camera sees: passes are typed.
 from __future__ import annotations
 
 from itertools import permutations
-from typing import TYPE_CHECKING
+from typing import TypedDict
 
+from rules.core.camera import ANY_OF, view_matches
+from rules.core.engine import Engine
 from rules.core.errors import IllegalMove
-from rules.core.reconcile import ANY_OF, view_matches
 from rules.quarx.components import NUMBER_CARD_COLOURS, NUMBER_CARDS
 from rules.quarx.moves import Lay, Reveal, TurnOver
-
-if TYPE_CHECKING:
-    from rules.quarx.engine import QuarxEngine, QuarxState
+from rules.quarx.state import QuarxState
 
 DOWN = "down"
+
+
+class QuarxTableView(TypedDict):
+    """The TableView (see the module doc); the camera reports None for a field it is unsure of."""
+
+    face_up: list[int] | None  # sphere counts, ascending
+    laid: list[list] | None  # [colour, "down" | [values, descending]] per pile, by colour
+
 MAX_NEW_PILES = 3  # more piles at once than this: too many orders to offer, a person types them
 
 
@@ -38,8 +45,8 @@ def _laid(state: QuarxState, shown: dict[str, list[int] | None]) -> list:
     return sorted([colour_of(state, p), DOWN if cards is None else sorted(cards, reverse=True)] for p, cards in shown.items())
 
 
-def expected_view(state: QuarxState) -> dict:
-    """The table in `state`."""
+def expected_view(state: QuarxState) -> QuarxTableView | dict:
+    """The table in `state` (after scoring, {ANY_OF: [...]}: the round's cards may still lie there)."""
     if state.phase in ("answer", "turn"):
         face_up = sorted(state.revealed) if state.revealed else None
         return {"face_up": face_up, "laid": _laid(state, {a["player"]: None for a in state.answers if not _passed(a)})}
@@ -48,12 +55,12 @@ def expected_view(state: QuarxState) -> dict:
         return {"face_up": [], "laid": []}
     # After scoring, the round's cards lie there until someone collects them, in any order.
     faces = [[], sorted(last["revealed"])] if last["revealed"] else [[]]
-    laid = [[], _laid(state, last.get("laid", {}))] if last.get("laid") else [[]]
+    laid = [[], _laid(state, last["laid"])] if last["laid"] else [[]]
     return {ANY_OF: [{"face_up": f, "laid": lay} for f in faces for lay in laid]}
 
 
 def _passed(answer: dict) -> bool:
-    return answer["cards"] is None and not answer.get("unseen")
+    return answer["cards"] is None and not answer["unseen"]
 
 
 def reveal_from_view(state: QuarxState, observed: dict, cards_to_turn: int) -> list[Reveal]:
@@ -83,7 +90,7 @@ def turn_over_from_view(state: QuarxState, observed: dict, unseen: list[str]) ->
         shown = by_colour[colour_of(state, a["player"])]
         if shown == DOWN or not _valid_cards(shown):
             return []  # still being turned over, or misread
-        if not a.get("unseen") and sorted(shown) != sorted(a["cards"]):
+        if not a["unseen"] and sorted(shown) != sorted(a["cards"]):
             return []  # the table disagrees with what was typed: a person must look
         cards[a["player"]] = tuple(sorted(shown, reverse=True))
     return [TurnOver(tuple((p, cards[p]) for p in unseen))]
@@ -93,8 +100,8 @@ def _valid_cards(cards) -> bool:
     return isinstance(cards, list) and bool(cards) and len(set(cards)) == len(cards) and all(c in NUMBER_CARDS for c in cards)
 
 
-def explain_view(engine: QuarxEngine, state: QuarxState, observed: dict) -> list[list]:
-    """Move sequences from `state` to the observed table (see the module doc)."""
+def explain_view(engine: Engine[QuarxState], state: QuarxState, observed: dict) -> list[list]:
+    """Move sequences from `state` to the observed table (see the module doc); `engine` is Quarx's."""
     if state.phase == "reveal":
         found = []
         for reveal in engine.chance_from_view(state, observed):
@@ -112,7 +119,7 @@ def explain_view(engine: QuarxEngine, state: QuarxState, observed: dict) -> list
     return []
 
 
-def _explain_piles(engine: QuarxEngine, state: QuarxState, observed: dict) -> list[list]:
+def _explain_piles(engine: Engine[QuarxState], state: QuarxState, observed: dict) -> list[list]:
     """New piles, in every finishing order the camera cannot rule out; then a turn over if all lie face up."""
     seen = observed.get("laid")
     if seen is None or state.phase != "answer":

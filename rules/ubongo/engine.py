@@ -15,9 +15,10 @@ import random
 from itertools import combinations, permutations
 from typing import Any
 
+from rules.core.camera import one_move, view_matches
 from rules.core.engine import Engine
 from rules.core.errors import IllegalMove, MoveSyntaxError
-from rules.core.reconcile import view_matches
+from rules.core.views import OpenViews
 from rules.ubongo import components, hint as hints, scoring, table_view
 from rules.ubongo.moves import Done, Enter, Move, Roll, Take, parse
 from rules.ubongo.shapes import Cells, cell_name, same_shape
@@ -25,7 +26,7 @@ from rules.ubongo.solver import FillSearch, board, placements
 from rules.ubongo.state import ENTER, OVER, ROLL, TAKE, UbongoState, from_json, to_json
 
 
-class UbongoEngine(Engine[UbongoState]):
+class UbongoEngine(Engine[UbongoState], OpenViews):
     """Ubongo: Das Würfelspiel for 2 to 4 players."""
 
     name = "ubongo"
@@ -251,13 +252,13 @@ class UbongoEngine(Engine[UbongoState]):
     def explain(self, state: UbongoState, observed: dict) -> list[list[Move]]:
         """Grabs explain dice leaving the middle; several players may grab between two frames."""
         if state.phase != TAKE:
-            return super().explain(state, observed)
+            return one_move(self, self, state, observed)
         black, white = self.free_dice(state)
         middle = observed.get("middle") or {}
         gone_b = table_view.grabbed_faces(black, middle.get("black"))
         gone_w = table_view.grabbed_faces(white, middle.get("white"))
         if gone_b is None or gone_w is None:
-            return super().explain(state, observed)
+            return one_move(self, self, state, observed)
         n = sum(gone_b.values())
         if n == 0 or n != sum(gone_w.values()):
             return []  # every grab takes exactly one die of each colour
@@ -290,7 +291,7 @@ class UbongoEngine(Engine[UbongoState]):
         return from_json(data)
 
     def view(self, state: UbongoState, player: str | None = None) -> dict:
-        """Everything is open in Ubongo: the state plus what the page draws (area cells, shapes, free dice)."""
+        """Everything is open in Ubongo: the state plus the facts the page draws from (area cells, shapes, free dice)."""
         area = self.area_cells(state)
         black, white = self.free_dice(state)
         dice_b, dice_w = self.dice_in_play(state)
@@ -300,8 +301,6 @@ class UbongoEngine(Engine[UbongoState]):
         data.update(
             area_number=min(state.area, state.areas - 1) + 1,
             area_cells=[list(c) for c in sorted(area)],
-            rows=1 + max(r for r, _ in area),
-            cols=1 + max(c for _, c in area),
             roller_name=state.players[state.roller],
             to_move=self.to_move(state),
             free={"black": black, "white": white},

@@ -2,10 +2,15 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import Final, Literal
 
 from rules.ubongo.components import Components, from_options
 
-ROLL, TAKE, ENTER, OVER = "roll", "take", "enter", "over"
+Phase = Literal["roll", "take", "enter", "over"]
+ROLL: Final = "roll"
+TAKE: Final = "take"
+ENTER: Final = "enter"
+OVER: Final = "over"
 
 
 @dataclass
@@ -19,7 +24,7 @@ class UbongoState:
     area: int = 0                 # the current puzzle area, 0-based
     round: int = 1                # the round within the current area, from 1
     roller: int = 0               # index of the die-roller
-    phase: str = ROLL
+    phase: Phase = ROLL
     black: list[str] = field(default_factory=list)   # black faces showing on the table, sorted
     white: list[str] = field(default_factory=list)
     taken: dict[str, list[str]] = field(default_factory=dict)    # player -> [black, white] grabbed

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rules.core.reconcile import ANY_OF
+from rules.core.camera import ANY_OF
 from rules.ubongo.moves import Roll
 from rules.ubongo.state import ROLL, UbongoState
 

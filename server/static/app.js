@@ -1,24 +1,11 @@
 // TableSight page: plain JS. One live WebSocket per open table; every change re-renders.
+// Each game's view is a plugin: static/games/<game>.js (registering TableSightGames[game]) with
+// static/games/<game>.css; home-page tools register in TableSightHomeTools.
 "use strict";
 window.TableSightGames = window.TableSightGames || {};
+window.TableSightHomeTools = window.TableSightHomeTools || {};
 const $ = (sel) => document.querySelector(sel);
-
-async function api(method, path, body) {
-  const res = await fetch(path, {
-    method,
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = await res.json().catch(() => ({}));
-  if (!res.ok) {
-    const d = data.detail || {};
-    const err = new Error(d.reason || res.statusText);
-    err.rule = d.rule;
-    err.status = res.status;
-    throw err;
-  }
-  return data;
-}
+const { h, api, live, stylesheet } = window.TableSightDom;
 
 function showError(el, err) {
   el.textContent = err ? (err.rule ? `${err.message} (rule: ${err.rule})` : err.message) : "";
@@ -29,23 +16,9 @@ async function showHome() {
   $("#home").hidden = false;
   const games = await api("GET", "/api/games");
   const select = $("#game");
-  select.innerHTML = "";
-  for (const g of games) {
-    const opt = document.createElement("option");
-    opt.value = g.name;
-    opt.textContent = `${g.title} (${g.min_players}-${g.max_players} players)`;
-    select.append(opt);
-  }
-  const list = $("#tables");
-  list.innerHTML = "";
-  for (const t of (await api("GET", "/api/tables")).reverse()) {
-    const li = document.createElement("li");
-    const a = document.createElement("a");
-    a.href = `/table/${t.id}`;
-    a.textContent = `${t.game}: ${t.players.join(", ")}`;
-    li.append(a);
-    list.append(li);
-  }
+  select.replaceChildren(...games.map((g) => h("option", { value: g.name, text: `${g.title} (${g.min_players}-${g.max_players} players)` })));
+  const tables = (await api("GET", "/api/tables")).reverse();
+  $("#tables").replaceChildren(...tables.map((t) => h("li", {}, h("a", { href: `/table/${t.id}`, text: `${t.game}: ${t.players.join(", ")}` }))));
   $("#new-table").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const players = typedPlayers();
@@ -61,7 +34,7 @@ async function showHome() {
       showError($("#home-error"), err);
     }
   });
-  setupQuarxCheck();
+  for (const tool of Object.values(window.TableSightHomeTools)) tool.mount($("#home-tools"));
   setupDemo();
 }
 
@@ -73,12 +46,11 @@ function typedPlayers() {
 // With the demo as the camera, one button per bundled clip starts a table that plays it.
 const DEMO_TITLES = { diceline: "Diceline", ubongo: "Ubongo", quarx: "Quarx" };
 async function setupDemo() {
-  const { h } = window.TableSightDom;
   let demo;
   try { demo = await api("GET", "/api/demo"); } catch (err) { return; }
   if (!demo.available || !demo.clips.length) return;
   const box = $("#demo-clips");
-  box.innerHTML = "";
+  box.replaceChildren();
   for (const clip of demo.clips) {
     const title = DEMO_TITLES[clip.game] || clip.game;
     const who = clip.players ? clip.players.join(", ") : "the players above (or Ann, Ben)";
@@ -94,38 +66,6 @@ async function setupDemo() {
       title: `${clip.seconds} s of footage, ${who}` }, `Watch the demo: ${title}`), " ");
   }
   $("#demo").hidden = false;
-}
-
-function setupQuarxCheck() {
-  const box = $("#quarx-check");
-  const out = $("#quarx-result");
-  const send = async (file) => {
-    out.textContent = "counting…";
-    const form = new FormData();
-    form.append("image", file);
-    const res = await fetch("/api/quarx/count", { method: "POST", body: form });
-    const data = await res.json().catch(() => ({}));
-    out.textContent = res.ok ? quarxText(data) : (data.detail && data.detail.reason) || res.statusText;
-  };
-  $("#quarx-file").addEventListener("change", (ev) => ev.target.files[0] && send(ev.target.files[0]));
-  box.addEventListener("dragover", (ev) => { ev.preventDefault(); box.classList.add("drag"); });
-  box.addEventListener("dragleave", () => box.classList.remove("drag"));
-  box.addEventListener("drop", (ev) => {
-    ev.preventDefault();
-    box.classList.remove("drag");
-    if (ev.dataTransfer.files[0]) send(ev.dataTransfer.files[0]);
-  });
-  $("#quarx-live").addEventListener("click", async () => {
-    out.textContent = "counting…";
-    const res = await fetch("/api/quarx/count-camera", { method: "POST" });
-    const data = await res.json().catch(() => ({}));
-    out.textContent = res.ok ? quarxText(data) : (data.detail && data.detail.reason) || res.statusText;
-  });
-}
-
-function quarxText(d) {
-  const cards = (d.number_cards || []).join(" + ");
-  return `${d.spheres} spheres on ${(d.cards || []).length} cards = ${cards || "nothing"}`;
 }
 
 // ---- table --------------------------------------------------------------------------
@@ -170,36 +110,21 @@ async function play(id, text) {
 }
 
 function connect(id, tableApi) {
-  const proto = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${proto}://${location.host}/api/tables/${id}/live`);
-  ws.onopen = () => { $("#conn").textContent = "live"; $("#conn").classList.add("live"); };
-  ws.onmessage = (ev) => render(JSON.parse(ev.data), tableApi);
-  ws.onclose = () => {
-    $("#conn").textContent = "offline";
-    $("#conn").classList.remove("live");
-    setTimeout(() => connect(id, tableApi), 1000);
-  };
+  live(`/api/tables/${id}/live`, {
+    onOpen: () => { $("#conn").textContent = "live"; $("#conn").classList.add("live"); },
+    onMessage: (snap) => render(snap, tableApi),
+    onClose: () => { $("#conn").textContent = "offline"; $("#conn").classList.remove("live"); },
+  });
 }
 
 function render(snap, tableApi) {
   if (current && snap.version !== undefined && current.version > snap.version) return;  // stale
   current = snap;
   $("#table-title").textContent = `${snap.title} · table ${snap.id}`;
-  const body = $("#scores tbody");
-  body.innerHTML = "";
-  for (const p of snap.players) {
-    const tr = document.createElement("tr");
-    tr.dataset.player = p;
-    if (snap.to_move.includes(p)) tr.classList.add("to-move");
-    if (snap.winners.includes(p)) tr.classList.add("winner");
-    const name = document.createElement("td");
-    name.textContent = p;
-    const pts = document.createElement("td");
-    pts.className = "points";
-    pts.textContent = snap.scores[p];
-    tr.append(name, pts);
-    body.append(tr);
-  }
+  $("#scores tbody").replaceChildren(...snap.players.map((p) => {
+    const cls = [snap.to_move.includes(p) ? "to-move" : "", snap.winners.includes(p) ? "winner" : ""].filter(Boolean).join(" ");
+    return h("tr", { "data-player": p, class: cls || null }, h("td", { text: p }), h("td", { class: "points", text: String(snap.scores[p]) }));
+  }));
   let status;
   if (snap.over) status = `Game over. Winner${snap.winners.length > 1 ? "s" : ""}: ${snap.winners.join(", ")}`;
   else if (snap.chance) status = `Waiting for ${snap.chance}`;
@@ -208,20 +133,16 @@ function render(snap, tableApi) {
   $("#chance-box").hidden = !snap.chance;
   $("#chance-text").textContent = snap.chance || "";
   renderMoves(snap, tableApi);
-  const hist = $("#history");
-  hist.innerHTML = "";
-  snap.history.forEach((text, i) => {
-    const li = document.createElement("li");
-    li.textContent = text;
+  $("#history").replaceChildren(...snap.history.map((text, i) => {
     const source = (snap.sources || [])[i];
-    if (source === "camera") li.classList.add("camera");
-    if (source === "demo") { li.classList.add("demo"); li.title = "typed by the demo for the players: no camera can see this move, or the camera missed it"; }
-    hist.append(li);
-  });
+    if (source === "camera") return h("li", { class: "camera", text });
+    if (source === "demo") return h("li", { class: "demo", text, title: "typed by the demo for the players: no camera can see this move, or the camera missed it" });
+    return h("li", { text });
+  }));
   renderCamera(snap, tableApi);
   const renderer = window.TableSightGames[snap.game];
   const view = $("#game-view");
-  if (renderer) { view.innerHTML = ""; renderer.render(view, snap, tableApi); }
+  if (renderer) { view.replaceChildren(); renderer.render(view, snap, tableApi); }
   else loadGameScript(snap, tableApi);
 }
 
@@ -229,26 +150,15 @@ const triedScripts = new Set();
 function loadGameScript(snap, tableApi) {
   if (triedScripts.has(snap.game)) return;
   triedScripts.add(snap.game);
-  const s = document.createElement("script");
-  s.src = `/static/games/${snap.game}.js`;
-  s.onload = () => current && render(current, tableApi);
-  document.body.append(s);
+  stylesheet(`/static/games/${snap.game}.css`);
+  document.body.append(h("script", { src: `/static/games/${snap.game}.js`, onload: () => current && render(current, tableApi) }));
 }
 
 function renderMoves(snap, tableApi) {
-  const list = $("#legal-moves");
-  list.innerHTML = "";
   const filter = $("#move-filter").value.trim().toLowerCase();
   const moves = snap.legal_moves.filter((m) => !filter || m.toLowerCase().includes(filter));
-  for (const m of moves.slice(0, 400)) {
-    const li = document.createElement("li");
-    const b = document.createElement("button");
-    b.type = "button";
-    b.textContent = m;
-    b.addEventListener("click", () => tableApi.play(m));
-    li.append(b);
-    list.append(li);
-  }
+  $("#legal-moves").replaceChildren(...moves.slice(0, 400).map((m) =>
+    h("li", {}, h("button", { type: "button", text: m, onclick: () => tableApi.play(m) }))));
 }
 
 function renderCamera(snap, tableApi) {
@@ -261,21 +171,12 @@ function renderCamera(snap, tableApi) {
   const cands = snap.candidates || [];
   box.hidden = cands.length === 0;
   $("#candidates-reason").textContent = snap.candidates_reason ? `The camera is not sure: ${snap.candidates_reason}. Which was it?` : "";
-  const list = $("#candidate-list");
-  list.innerHTML = "";
-  cands.forEach((moves, i) => {
-    const li = document.createElement("li");
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "candidate";
-    b.textContent = moves.join(" ; ");
-    b.addEventListener("click", async () => {
-      try { await api("POST", `/api/tables/${tableApi.tableId}/camera/choose`, { candidate: i }); showError($("#error"), null); }
-      catch (err) { showError($("#error"), err); }
-    });
-    li.append(b);
-    list.append(li);
-  });
+  const choose = async (i) => {
+    try { await api("POST", `/api/tables/${tableApi.tableId}/camera/choose`, { candidate: i }); showError($("#error"), null); }
+    catch (err) { showError($("#error"), err); }
+  };
+  $("#candidate-list").replaceChildren(...cands.map((moves, i) =>
+    h("li", {}, h("button", { type: "button", class: "candidate", text: moves.join(" ; "), onclick: () => choose(i) }))));
 }
 
 function setupCalibration(img) {

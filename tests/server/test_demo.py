@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from server.app import create_app
-from server.demo_footage import Sidecar, rehearse, write_clip
+from server.evaluation.demo_footage import Sidecar, rehearse, write_clip
 from vision.sources import (
     DEMO_DIR,
     DemoCapture,

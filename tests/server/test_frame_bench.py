@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.frame_bench import time_game
+from server.evaluation.frame_bench import time_game
 
 
 @pytest.mark.parametrize("game", ["quarx", "ubongo", "diceline"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.handsfree_diceline import run_diceline
+from server.evaluation.handsfree_diceline import run_diceline
 from vision.synth.footage_diceline import diceline_script
 
 

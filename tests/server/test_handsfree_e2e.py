@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.handsfree_eval import run_quarx
+from server.evaluation.handsfree_quarx import run_quarx
 
 
 @pytest.mark.parametrize("seed", [2, 5])

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from server.handsfree_ubongo import run_ubongo
+import server.evaluation.handsfree_ubongo as harness
+from server.evaluation.handsfree_ubongo import run_ubongo
+from vision.games.readers import READERS
+from vision.pipeline import Reading
 
 
 @pytest.mark.parametrize("seed, tilt_deg", [(1, 45.0), (2, None)])
@@ -23,9 +26,13 @@ def test_scripted_ubongo_game_is_read_by_the_camera(seed, tilt_deg):
 
 
 def test_moves_the_camera_misses_are_typed_and_counted_as_clicks(monkeypatch):
-    from vision.readers import READERS, Reading
+    class Blind:
+        settle = "whole"
 
-    monkeypatch.setitem(READERS, "ubongo", lambda frame, detector: Reading(None))  # a blind camera
+        def read(self, frame, context):
+            return Reading(None)
+
+    monkeypatch.setattr(harness, "READERS", {**READERS, "ubongo": Blind()})  # a blind camera
     result = run_ubongo(3, rounds=1)
     assert result.camera_moves == [] and result.wrong == 0
     assert result.typed == result.expected and result.clicks == len(result.expected)

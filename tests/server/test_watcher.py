@@ -7,7 +7,7 @@ from fastapi.testclient import TestClient
 
 from server.app import create_app
 from server.watcher import TableWatcher
-from vision.readers.base import Reading
+from vision.pipeline import Reading
 
 
 class NoDetector:
@@ -31,8 +31,13 @@ def hand_frame() -> np.ndarray:
 VIEWS = {0: {"face_up": []}, 1: {"face_up": [1, 2, 3, 5]}, 2: {"face_up": [1, 2, 3]}}
 
 
-def fake_reader(frame, detector):
-    return Reading(VIEWS[int(frame[0, 0, 0])], {}, [])
+class FakeReader:
+    """Reads the table from the frame's first pixel (see frame_with)."""
+
+    settle = "whole"
+
+    def read(self, frame, context):
+        return Reading(VIEWS[int(frame[0, 0, 0])], [])
 
 
 @pytest.fixture
@@ -40,7 +45,7 @@ def setup(tmp_path):
     app = create_app(tmp_path / "t.sqlite")
     svc = app.state.tables
     tid = svc.create("quarx", ["Ann", "Ben"], seed=3)
-    watcher = TableWatcher(svc, NoDetector, {"quarx": fake_reader}, required=3)
+    watcher = TableWatcher(svc, NoDetector, {"quarx": FakeReader()}, required=3)
     watcher.watch(tid)
     return app, svc, tid, watcher
 

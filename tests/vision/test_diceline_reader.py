@@ -4,13 +4,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rules.core.reconcile import view_matches
+from rules.core.camera import view_matches
 from vision.calibration import from_clicks
-from vision.diceline_layout import MAT_H, MAT_W, mat_layout
-from vision.readers import READERS
-from vision.readers.diceline import read_diceline
-from vision.readers.diceline_geometry import mat_pose
-from vision.synth.diceline_boards import SEATS, board_accuracy, random_contents
+from vision.games.diceline.accuracy import SEATS, board_accuracy, random_contents
+from vision.games.diceline.geometry import mat_pose
+from vision.games.diceline.reader import read_diceline
+from vision.games.diceline.spec import MAT_H, MAT_W, mat_layout
+from vision.games.readers import READERS
+from vision.pipeline import ReadContext
 from vision.synth.diceline_render import camera, render_view
 
 
@@ -43,7 +44,7 @@ def test_reader_view_matches_the_truth_and_is_registered():
     rng = np.random.default_rng(11)
     view = random_contents(rng)
     img = render_view(view, SEATS, camera(30, rng), rng)
-    reading = READERS["diceline"](img, None, players=SEATS)
+    reading = READERS["diceline"].read(img, ReadContext(players=tuple(SEATS)))
     assert view_matches(view, reading.view)
     assert set(reading.view) == {"selection", "spaces", "players", "bonus_display", "layout_display"}
     assert reading.view["players"]["s1"].keys() == {"dice", "tiles", "layouts"}  # completed counts are not read

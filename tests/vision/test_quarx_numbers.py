@@ -5,11 +5,11 @@ import pytest
 
 from rules.quarx.components import NUMBER_CARD_COLOURS
 from vision.detector import QuarxCard, QuarxCount, number_cards_for
-from vision.quarx_classical import count_spheres_on_card
-from vision.readers.quarx import read_quarx
+from vision.games.quarx.cards import count_spheres_on_card
+from vision.games.quarx.reader import read_quarx
 from vision.synth import cards, number_cards, shapes, textures
 from vision.synth.footage import H, W, quarx_script
-from vision.synth.quarx_accuracy import measure
+from vision.games.quarx.accuracy import measure
 
 
 @pytest.mark.parametrize("total,cards", [(0, []), (1, [1]), (23, [16, 4, 2, 1]), (31, [16, 8, 4, 2, 1]),
@@ -24,7 +24,7 @@ def test_count_json_and_sentence():
     assert c.sentence() == "23 = 16 + 4 + 2 + 1"
 
 
-# --- The camera reads the players' number cards (vision.quarx_numbers via the Quarx reader) ---
+# --- The camera reads the players' number cards (vision.games.quarx.numbers via the Quarx reader) ---
 
 TILT = np.radians(20)
 
@@ -162,7 +162,7 @@ def test_a_face_down_pile_still_reads_blurred_and_compressed(colour):
 def test_seed_7_pale_pink_card_is_found_and_the_piles_read():
     """Seed 7's pink Quarx card is as bright as the wood: its outline is broken in grey edges and
     found by the colour channels'. Before, its spheres were 'stray colour' and voided both fields."""
-    from vision.quarx_classical import find_cards
+    from vision.games.quarx.cards import find_cards
     from vision.synth.footage import render_quarx_footage
 
     script = quarx_script(7, players=2, rounds=2, names=["Ann", "Ben"], number_cards=True, together_every=2)

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.quarx_classical import (
+from vision.games.quarx.cards import (
     CARD_H,
     CARD_W,
     ClassicalCard,
@@ -14,7 +14,7 @@ from vision.quarx_classical import (
     _off_size_unsure,
     _snap_out,
 )
-from vision.quarx_spheres import (
+from vision.games.quarx.spheres import (
     BALL_MAX_OFF,
     _is_ball,
     _off_ellipse,

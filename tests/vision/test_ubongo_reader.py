@@ -4,17 +4,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rules.core.reconcile import view_matches
+from rules.core.camera import view_matches
 from rules.ubongo.components import DEFAULT
 from vision.detector.model import Detection
-from vision.readers import READERS
-from vision.readers.ubongo import SeenDie, UbongoConfig, Zones, fit_top_face, read_face, read_ubongo, view_of
+from vision.games.readers import READERS
+from vision.games.ubongo.reader import SeenDie, UbongoReader, UbongoConfig, Zones, fit_top_face, read_face, read_ubongo, view_of
 from vision.synth.footage_ubongo import render_table
-from vision.synth.ubongo_accuracy import Accuracy, measure
+from vision.games.ubongo.accuracy import Accuracy, measure
 
 
 def test_the_reader_is_registered():
-    assert READERS["ubongo"] is read_ubongo
+    assert isinstance(READERS["ubongo"], UbongoReader) and READERS["ubongo"].settle == "whole"
 
 
 def test_shapes_colours_and_zones_read_right_at_angles_up_to_45_degrees():
@@ -25,7 +25,7 @@ def test_shapes_colours_and_zones_read_right_at_angles_up_to_45_degrees():
         print(f"tilt {tilt}: {acc.right}/{acc.dice} right")
     print(f"ubongo reader: {total.right}/{total.dice} dice right ({total.rate:.1%})", *total.misses, sep="\n")
     assert total.found == total.dice and total.colour_right == total.dice
-    # Measured 100% on 1,600 rendered dice (python -m vision.synth.ubongo_accuracy); allow one slip here.
+    # Measured 100% on 1,600 rendered dice (python -m vision.games.ubongo.accuracy); allow one slip here.
     assert total.right >= total.dice - 1, total.misses
 
 
@@ -38,7 +38,7 @@ def test_the_view_names_players_by_seat_and_sorts_faces():
     mine = {d.colour: d.face for d in dice if zone[id(d)] == 0}
     assert reading.view["grabbed"]["Ann"] == [mine["black"], mine["white"]]
     assert set(reading.view["grabbed"]) == {"Ann"}  # an empty seat is left out, so it matches any state
-    assert all(0 <= c <= 1 for c in reading.confidence.values())
+    assert all(0 <= d.score <= 1 for d in reading.drawables)
     assert len(reading.drawables) == len(dice) == 4
 
 

@@ -12,7 +12,7 @@ floats in the frame's own pixels):
         DieReading(value: int 1..6, color: str, box, confidence: float, net_value, pip_value);
         DieReading.to_json() -> {"value", "color", "box", "confidence"}
     count_quarx(frame, detector=None, conf=0.4, method="auto") -> QuarxCount
-        method "auto": plain-OpenCV counter (vision.quarx_classical) first, the network where
+        method "auto": plain-OpenCV counter (vision.games.quarx.cards) first, the network where
         it is unsure; "net": detector only (cards, then spheres in each card crop)
         QuarxCount(spheres: int, cards: list[QuarxCard(box, spheres)], number_cards: list[int],
         sphere_boxes); .to_json() -> {"spheres", "cards": [[x1, y1, x2, y2, n], ...],

@@ -7,6 +7,7 @@ import numpy as np
 
 from rules.quarx.scoring import cards_for
 from vision.detector.model import Detector, load_detector
+from vision.games.quarx.cards import count_quarx_classical
 
 
 @dataclass(frozen=True)
@@ -59,9 +60,7 @@ METHODS = ("auto", "net", "classical")
 
 
 def _classical(frame: np.ndarray) -> QuarxCount | None:
-    """The plain-OpenCV counter (vision.quarx_classical), or None where it is unsure."""
-    from vision.quarx_classical import count_quarx_classical
-
+    """The plain-OpenCV counter (vision.games.quarx.cards), or None where it is unsure."""
     cards = count_quarx_classical(frame)
     if not cards or any(c.spheres is None for c in cards):
         return None

@@ -12,10 +12,10 @@ import cv2
 import numpy as np
 
 from rules.diceline.board import KIND_OF, layout_rotations
-from vision.diceline_layout import (
+from vision.games.diceline.spec import (
     DIE, DIE_BODY, DIE_PIP, LAYOUT_MARK, LAYOUT_TILE, MAT_H, MAT_W, TILE, TILE_GROUND, mat_layout,
 )
-from vision.diceline_mat import MARGIN, render_mat
+from vision.games.diceline.mat import MARGIN, render_mat
 from vision.synth import effects, textures
 from vision.synth.cube import PIP_LAYOUT, side_values
 

@@ -176,11 +176,9 @@ def render_quarx_footage(script: QuarxScript, seed: int, quads: list | None = No
     `quads`, if given, receives per frame the Quarx cards' corners (TL, TR, BR, BL) as drawn."""
     if script.number_cards:
         return _render_with_number_cards(script, seed, quads)
-    rng = np.random.default_rng(seed)
-    table = textures.background(rng, H, W, "wood")
-    tilt = float(rng.uniform(np.radians(10), np.radians(30)))
+    rng, table, tilt = _set_table(seed)
     art_cache: dict[tuple, cards.FlatArt] = {}  # the same cards stay put while a hand passes
-    frames = []
+    frames: list[np.ndarray] = []
     for shot in script.shots:
         base = table.copy()
         shot_quads = []
@@ -192,14 +190,32 @@ def render_quarx_footage(script: QuarxScript, seed: int, quads: list | None = No
             hom = cards.table_homography(cx, cy, 0.45, float(rng.uniform(-0.15, 0.15)), tilt, 0.0, 240, 340)
             shot_quads.append(cards.warp_points(hom, np.float32([[0, 0], [240, 0], [240, 340], [0, 340]])))
             cards.paste(base, art, hom)
-        for _ in range(shot.frames):
-            img = base.copy()
-            if shot.hand:
-                _arm(img, rng)
-            frames.append(_camera_noise(img, rng))
-            if quads is not None:
-                quads.append(shot_quads)
+        _film(shot, base, shot_quads, rng, frames, quads, reach=False)
     return frames
+
+
+def _set_table(seed: int) -> tuple[np.random.Generator, np.ndarray, float]:
+    """The footage's random stream, its wooden table and the camera's tilt (fixed for the clip)."""
+    rng = np.random.default_rng(seed)
+    table = textures.background(rng, H, W, "wood")
+    return rng, table, float(rng.uniform(np.radians(10), np.radians(30)))
+
+
+def _film(shot: Shot, base: np.ndarray, shot_quads: list, rng: np.random.Generator, frames: list[np.ndarray],
+          quads: list | None, reach: bool) -> None:
+    """The shot's frames of the table `base`: arms over it where the shot has a hand, camera noise on all.
+
+    `reach`: an arm reaches over each seat in `shot.reach` (laying or turning number cards)."""
+    for _ in range(shot.frames):
+        img = base.copy()
+        if shot.hand and reach and shot.reach:
+            for seat in shot.reach:
+                _arm_over_seat(img, rng, seat)
+        elif shot.hand:
+            _arm(img, rng)
+        frames.append(_camera_noise(img, rng))
+        if quads is not None:
+            quads.append(shot_quads)
 
 
 def _middle_layout(n: int, players: int) -> tuple[list[tuple[float, float]], float]:
@@ -239,11 +255,9 @@ def _arm_over_seat(img: np.ndarray, rng: np.random.Generator, seat: int) -> None
 
 def _render_with_number_cards(script: QuarxScript, seed: int, quads: list | None) -> list[np.ndarray]:
     """Footage with bands for the number cards: Quarx cards smaller in the middle, rows at the edges."""
-    rng = np.random.default_rng(seed)
-    table = textures.background(rng, H, W, "wood")
-    tilt = float(rng.uniform(np.radians(10), np.radians(30)))
+    rng, table, tilt = _set_table(seed)
     art: dict[tuple, cards.FlatArt] = {}  # the same cards stay put while a hand passes
-    frames = []
+    frames: list[np.ndarray] = []
     for shot in script.shots:
         base = table.copy()
         shot_quads = []
@@ -266,16 +280,7 @@ def _render_with_number_cards(script: QuarxScript, seed: int, quads: list | None
                     art[key] = number_cards.number_card_art(np.random.default_rng([seed, 22, len(art)]), pile.colour,
                                                             value, pile.face_up)
                 cards.paste(base, art[key], hom)
-        for _ in range(shot.frames):
-            img = base.copy()
-            if shot.hand and shot.reach:
-                for seat in shot.reach:
-                    _arm_over_seat(img, rng, seat)
-            elif shot.hand:
-                _arm(img, rng)
-            frames.append(_camera_noise(img, rng))
-            if quads is not None:
-                quads.append(shot_quads)
+        _film(shot, base, shot_quads, rng, frames, quads, reach=True)
     return frames
 
 

@@ -15,11 +15,11 @@ import cv2
 import numpy as np
 
 from rules.core.match import Match
-from rules.core.reconcile import view_matches
+from rules.core.camera import view_matches
 from rules.diceline import state as S
 from rules.diceline.moves import Done, Place, ReturnDie, Stop
 from rules.registry import ENGINES
-from vision.readers.diceline import readable
+from vision.games.diceline.reader import readable
 from vision.synth import textures
 from vision.synth.diceline_render import H, W, Camera, camera, dice_in_view, render_view
 from vision.synth.footage import H as ARM_H, W as ARM_W, _arm

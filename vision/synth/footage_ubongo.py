@@ -4,7 +4,7 @@ Table coordinates are normalised to the visible table area: u across (0 left, 1 
 depth (0 the far edge, 1 the near edge by the camera). The camera is orthographic and tilted
 by `tilt` from straight down (as vision.synth.cube draws cubes), so the four frame corners are
 the table area's corners and `UbongoFootage.calibration` is what a person's four clicks give.
-Seats follow vision.readers.ubongo: clockwise from the near (bottom) edge.
+Seats follow vision.games.ubongo.reader: clockwise from the near (bottom) edge.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import numpy as np
 
 from rules.ubongo.components import DEFAULT, Components
 from vision.calibration import Calibration
-from vision.readers.ubongo import ART_GAP, DIE_ART_CELL, SEAT_EDGES
+from vision.games.ubongo.reader import ART_GAP, DIE_ART_CELL, SEAT_EDGES
 from vision.synth import textures
 from vision.synth.cube import CubePose, draw_cube, outline
 from vision.synth.footage import H, W, _arm

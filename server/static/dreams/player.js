@@ -11,7 +11,7 @@
   let denied = false;
   let starKind = null;
 
-  const { h } = window.TableSightDom;
+  const { h, api, live } = window.TableSightDom;
 
   function refuse() {
     denied = true;
@@ -20,14 +20,14 @@
   }
 
   async function play(text) {
-    const res = await fetch(`${base}/moves`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-Player-Token": token },
-      body: JSON.stringify({ move: text }),
-    });
-    const data = await res.json().catch(() => ({}));
-    if (res.status === 403 && !current) return refuse();
-    if (!res.ok) { $("#error").textContent = (data.detail && data.detail.reason) || res.statusText; return; }
+    let data;
+    try {
+      data = await api("POST", `${base}/moves`, { move: text }, { "X-Player-Token": token });
+    } catch (err) {
+      if (err.status === 403 && !current) return refuse();
+      $("#error").textContent = err.message;
+      return;
+    }
     $("#error").textContent = "";
     render(data);
   }
@@ -136,20 +136,20 @@
   function isOver() { return Boolean(current && current.over); }
 
   function connect() {
-    const proto = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${proto}://${location.host}${base}/live`);
-    ws.onopen = () => { ws.send(JSON.stringify({ token })); };
-    ws.onmessage = (ev) => {
-      $("#conn").textContent = "live";
-      $("#conn").classList.add("live");
-      render(JSON.parse(ev.data));
-    };
-    ws.onclose = (ev) => {
-      $("#conn").textContent = "offline";
-      $("#conn").classList.remove("live");
-      if (ev.code === 4403 || ev.code === 4404) return refuse();
-      if (!denied) setTimeout(connect, 1000);
-    };
+    live(`${base}/live`, {
+      onOpen: (ws) => ws.send(JSON.stringify({ token })),
+      onMessage: (snap) => {
+        $("#conn").textContent = "live";
+        $("#conn").classList.add("live");
+        render(snap);
+      },
+      onClose: (ev) => {
+        $("#conn").textContent = "offline";
+        $("#conn").classList.remove("live");
+        if (ev.code === 4403 || ev.code === 4404) { refuse(); return false; }
+        return !denied;
+      },
+    });
   }
 
   $("#phone-sky").addEventListener("click", (ev) => {

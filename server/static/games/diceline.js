@@ -4,45 +4,12 @@
 // "Suggest a move" asks the advisor (GET /api/tables/{id}/advice) only when clicked, never by itself.
 "use strict";
 (function () {
-  const STYLE = `
-.dl-head { font-weight: 600; margin: .2rem 0 .5rem; }
-.dl-players { display: flex; flex-wrap: wrap; gap: .8rem; }
-.dl-player { border: 1px solid #cfd8dc; border-radius: .4rem; padding: .5rem; background: #fff; min-width: 15rem; }
-.dl-player.to-move { border-color: #1565c0; box-shadow: 0 0 0 2px #90caf9; }
-.dl-player h3 { margin: 0 0 .3rem; font-size: 1rem; }
-.dl-grid { display: grid; grid-template-columns: repeat(3, 2.4rem); gap: 3px; margin: .3rem 0; }
-.dl-cell { width: 2.4rem; height: 2.4rem; border: 1px solid #b0bec5; border-radius: .25rem; box-sizing: border-box;
-  display: flex; flex-direction: column; align-items: center; justify-content: center; font-size: .75rem; background: #f5f5f5; }
-.dl-cell small { font-size: .55rem; color: #78909c; }
-.dl-cell.tile { color: #fff; font-weight: 700; }
-.dl-cell.down { opacity: .55; background-image: repeating-linear-gradient(45deg, transparent 0 4px, rgba(0,0,0,.25) 4px 6px); }
-.dl-cell.clickable { cursor: pointer; outline: 2px solid #ff9800; outline-offset: -2px; }
-.dl-die { display: inline-block; min-width: 1.5rem; padding: .1rem .3rem; margin: 0 .15rem; border-radius: .25rem; text-align: center; font-weight: 700; }
-.dl-red { background: #e53935; color: #fff; } .dl-green { background: #43a047; color: #fff; } .dl-grey { background: #90a4ae; color: #fff; }
-.dl-k-die { background: #6d4c41; } .dl-k-movement { background: #1e88e5; } .dl-k-order { background: #8e24aa; } .dl-k-vp { background: #f9a825; }
-.dl-mini { display: inline-grid; grid-template-columns: repeat(3, .5rem); gap: 1px; margin: .1rem .3rem .1rem 0; vertical-align: middle; padding: 2px; border: 1px solid #cfd8dc; }
-.dl-mini span { width: .5rem; height: .5rem; background: #eceff1; }
-.dl-mini span.on { background: #8d6e63; }
-.dl-mini.clickable { cursor: pointer; outline: 2px solid #ff9800; }
-.dl-score { border-collapse: collapse; font-size: .8rem; margin-top: .3rem; }
-.dl-score td { padding: 0 .4rem 0 0; }
-.dl-score tr.total td { font-weight: 700; border-top: 1px solid #cfd8dc; }
-.dl-shared { display: flex; flex-wrap: wrap; gap: 1.2rem; margin-top: .8rem; }
-.dl-shared table { border-collapse: collapse; font-size: .8rem; }
-.dl-shared td, .dl-shared th { padding: .1rem .4rem; text-align: left; }
-.dl-row { cursor: default; } .dl-row.clickable { cursor: pointer; background: #fff3e0; }
-.dl-advice { margin: .3rem 0 .6rem; }
-.dl-advice ol { margin: .3rem 0; padding-left: 1.6rem; font-size: .85rem; max-height: 14rem; overflow-y: auto; }
-.dl-advice li button { font-family: monospace; }
-.dl-advice .dl-why { font-weight: 600; }
-`;
 
   const { h } = window.TableSightDom;
   // The advisor's last answer for this table; dropped as soon as the table moves on.
   const advice = { tableId: null, version: null, loading: false, data: null, error: null };
   const ADVICE_QUERY = "iterations=60&seconds=5";  // ~1 s of one core; the server stops at 5 s on a busy machine
   let last = null;
-  const ensureStyle = () => window.TableSightDom.addStyle("diceline-style", STYLE);
 
   // A click plays a move only when that exact text is legal now: the engine stays the judge.
   function clickable(el, text, legal, api) {
@@ -145,12 +112,12 @@
     Object.assign(advice, { tableId: api.tableId, version: snap.version, loading: true, data: null, error: null });
     redraw();
     try {
-      const res = await fetch(`/api/tables/${encodeURIComponent(api.tableId)}/advice?${ADVICE_QUERY}`);
-      const data = await res.json();
+      const data = await window.TableSightDom.api("GET", `/api/tables/${encodeURIComponent(api.tableId)}/advice?${ADVICE_QUERY}`);
       if (advice.version !== snap.version) return;  // the table moved on while the advisor thought
-      if (res.ok) advice.data = data; else advice.error = (data.detail && data.detail.reason) || res.statusText;
+      advice.data = data;
     } catch (err) {
-      advice.error = String(err);
+      if (advice.version !== snap.version) return;
+      advice.error = err.message;
     }
     advice.loading = false;
     redraw();
@@ -184,7 +151,6 @@
   window.TableSightGames = window.TableSightGames || {};
   window.TableSightGames.diceline = {
     render(el, snap, api) {
-      ensureStyle();
       if (advice.tableId !== api.tableId || advice.version !== snap.version) {
         Object.assign(advice, { tableId: api.tableId, version: snap.version, loading: false, data: null, error: null });
       }

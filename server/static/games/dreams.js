@@ -120,10 +120,8 @@ window.TableSightGames = window.TableSightGames || {};
   // One request at a time; whoever asks while it runs shares it.
   function loadLinks(tableId, version) {
     if (!ui.linksLoading) {
-      ui.linksLoading = fetch(`/api/tables/${encodeURIComponent(tableId)}/dreams/links`)
-        .then((res) => (res.ok ? res.json() : null))
+      ui.linksLoading = window.TableSightDom.api("GET", `/api/tables/${encodeURIComponent(tableId)}/dreams/links`)
         .then((data) => {
-          if (!data) return false;
           ui.links = data;
           ui.linksFor = `${tableId}:${version}`;
           return true;
@@ -141,9 +139,9 @@ window.TableSightGames = window.TableSightGames || {};
 
   async function requestLink(tableId, player, creator) {
     const headers = creator ? { "X-Creator-Token": creator } : {};
-    const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/dreams/links/${encodeURIComponent(player)}`, { method: "POST", headers });
-    const data = await res.json().catch(() => ({}));
-    return res.ok ? data : null;
+    try {
+      return await window.TableSightDom.api("POST", `/api/tables/${encodeURIComponent(tableId)}/dreams/links/${encodeURIComponent(player)}`, undefined, headers);
+    } catch (err) { return null; }  // the list still says who has their link
   }
 
   function shownLinkLine(rerender) {
@@ -248,13 +246,4 @@ window.TableSightGames = window.TableSightGames || {};
       el.append(linksPanel(v, snap, api, rerender));
     },
   };
-
-  // The page's stylesheet is the lead's; Dreams brings its own rules once.
-  if (!document.getElementById("dreams-style")) {
-    const link = document.createElement("link");
-    link.id = "dreams-style";
-    link.rel = "stylesheet";
-    link.href = "/static/dreams/dreams.css";
-    document.head.append(link);
-  }
 })();

@@ -3,8 +3,9 @@
 window.TableSightGames = window.TableSightGames || {};
 window.TableSightGames.quarx = {
   render(el, snap) {
+    const { h } = window.TableSightDom;
     const v = snap.view;
-    const p = (text, cls) => { const e = document.createElement("p"); e.textContent = text; if (cls) e.className = cls; el.append(e); };
+    const p = (text, cls) => el.append(h("p", { class: cls, text }));
     p(`Round ${v.round}${v.target ? ` · playing to ${v.target}` : ""} · cards left: ${Object.values(v.piles).reduce((a, b) => a + b, 0)}`, "quarx-round");
     if (v.phase === "reveal") p(`Turn over ${v.cards_to_turn} cards, then enter the spheres on each (or draw at random).`);
     const laid = () => v.answers.map((a) => `${a.player} (place ${a.group})`).join(", ") || "nobody";
@@ -18,14 +19,10 @@ window.TableSightGames.quarx = {
     const last = v.rounds[v.rounds.length - 1];
     if (last) {
       p(`Round ${last.round}: ${last.total} spheres (${last.revealed.join(" + ") || "total only"})`, "quarx-last");
-      const ul = document.createElement("ul");
-      for (const verdict of last.verdicts) {
-        const li = document.createElement("li");
+      el.append(h("ul", {}, ...last.verdicts.map((verdict) => {
         const pts = last.points[verdict.player] || 0;
-        li.textContent = `${verdict.player}: ${verdict.reason}${pts ? `, +${pts}` : ""}`;
-        ul.append(li);
-      }
-      el.append(ul);
+        return h("li", { text: `${verdict.player}: ${verdict.reason}${pts ? `, +${pts}` : ""}` });
+      })));
     }
   },
 };

@@ -6,38 +6,7 @@
   const ui = { tableId: null, player: null, pick: { black: null, white: null }, shape: null, rot: 0, mirror: false, hint: null, shown: null, busy: false };
   let last = null; // { el, snap, api } of the latest render, to redraw after a click
 
-  const STYLE = `
-.ubongo-status { font-weight: 600; }
-.ubongo-row { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .4rem 0; }
-.ubongo-die { display: inline-flex; flex-direction: column; align-items: center; gap: .2rem; padding: .3rem; border-radius: .4rem; border: 2px solid transparent; cursor: pointer; min-width: 2.6rem; }
-.ubongo-die.black { background: #263238; color: #fff; }
-.ubongo-die.white { background: #fff; color: #222; border-color: #b0bec5; }
-.ubongo-die.picked { outline: 3px solid #ff9800; }
-.ubongo-die.taken { opacity: .45; cursor: default; }
-.ubongo-die small { font-size: .7rem; }
-.ubongo-mini { display: grid; gap: 1px; }
-.ubongo-mini span { width: .6rem; height: .6rem; }
-.ubongo-die.black .ubongo-mini span.on { background: #eceff1; }
-.ubongo-die.white .ubongo-mini span.on, .ubongo-preview .ubongo-mini span.on { background: #37474f; }
-.ubongo-boards { display: flex; flex-wrap: wrap; gap: 1rem; }
-.ubongo-board { border: 1px solid #cfd8dc; border-radius: .4rem; padding: .4rem; background: #fff; }
-.ubongo-board.selected { border-color: #1565c0; box-shadow: 0 0 0 2px #90caf9; }
-.ubongo-board h3 { margin: 0 0 .3rem; font-size: 1rem; }
-.ubongo-grid { display: grid; gap: 2px; }
-.ubongo-grid .cell { width: 1.6rem; height: 1.6rem; background: #eceff1; border: 1px solid #b0bec5; box-sizing: border-box; font-size: .55rem; color: #fff; display: flex; align-items: center; justify-content: center; }
-.ubongo-grid .void { width: 1.6rem; height: 1.6rem; }
-.ubongo-grid .cell.ghost-ok { background: #a5d6a7; }
-.ubongo-grid .cell.ghost-bad { background: #ef9a9a; }
-.ubongo-grid .cell.hinted { outline: 3px solid #ff9800; outline-offset: -3px; }
-.ubongo-grid.placing .cell { cursor: pointer; }
-.ubongo-shapes button.active { background: #1565c0; color: #fff; }
-.ubongo-preview { display: inline-block; padding: .2rem; border: 1px dashed #90a4ae; }
-.ubongo-hint li { margin: .2rem 0; }
-.ubongo-players button.active { background: #1565c0; color: #fff; }
-`;
-
   const { h } = window.TableSightDom;
-  const ensureStyle = () => window.TableSightDom.addStyle("ubongo-style", STYLE);
 
   // ---- shapes -----------------------------------------------------------------------
   const norm = (cells) => {
@@ -76,11 +45,10 @@
     ui.hint = { player, loading: true };
     redraw();
     try {
-      const res = await fetch(`/api/tables/${encodeURIComponent(last.api.tableId)}/ubongo/hint?player=${encodeURIComponent(player)}`);
-      const data = await res.json();
-      ui.hint = res.ok ? { player, data, version: last.snap.version } : { player, error: (data.detail && data.detail.reason) || res.statusText };
+      const data = await window.TableSightDom.api("GET", `/api/tables/${encodeURIComponent(last.api.tableId)}/ubongo/hint?player=${encodeURIComponent(player)}`);
+      ui.hint = { player, data, version: last.snap.version };
     } catch (err) {
-      ui.hint = { player, error: String(err) };
+      ui.hint = { player, error: err.message };
     }
     redraw();
   }
@@ -251,10 +219,13 @@
     const hinted = new Set(selected && ui.shown ? ui.shown.flatMap((t) => t.split(" at ")[1].split(" ")) : []);
     const placing = selected && ui.shape && v.phase === "enter" && v.to_move.includes(p);
     const grid = h("div", { class: `ubongo-grid${placing ? " placing" : ""}` });
-    grid.style.gridTemplateColumns = `repeat(${v.cols}, 1.6rem)`;
+    // The grid spans the area's cells: the engine's view says which cells, the page how to lay them out.
+    const rows = 1 + Math.max(...v.area_cells.map((cell) => cell[0]));
+    const cols = 1 + Math.max(...v.area_cells.map((cell) => cell[1]));
+    grid.style.gridTemplateColumns = `repeat(${cols}, 1.6rem)`;
     const cellEls = new Map();
-    for (let r = 0; r < v.rows; r++) {
-      for (let c = 0; c < v.cols; c++) {
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
         const name = cellName([r, c]);
         if (!inArea.has(name)) { grid.append(h("span", { class: "void" })); continue; }
         const shape = filledBy.get(name);
@@ -284,7 +255,6 @@
   window.TableSightGames = window.TableSightGames || {};
   window.TableSightGames.ubongo = {
     render(el, snap, api) {
-      ensureStyle();
       if (ui.tableId !== api.tableId) {
         Object.assign(ui, { tableId: api.tableId, player: null, pick: { black: null, white: null }, shape: null, rot: 0, mirror: false, hint: null, shown: null });
       }

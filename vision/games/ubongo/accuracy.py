@@ -1,6 +1,6 @@
 """How well the Ubongo reader reads rendered tables: dice found, colour, shape and zone right.
 
-python -m vision.synth.ubongo_accuracy [images per tilt]
+python -m vision.games.ubongo.accuracy [images per tilt]
 """
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision.readers.ubongo import Zones, find_dice
+from vision.games.ubongo.reader import Zones, find_dice
 from vision.synth.footage_ubongo import render_table
+from vision.tally import add_counts
 
 
 @dataclass
@@ -23,12 +24,8 @@ class Accuracy:
     right: int = 0
     misses: list[str] = field(default_factory=list)
 
-    def add(self, other: "Accuracy") -> None:
-        self.dice += other.dice
-        self.found += other.found
-        self.colour_right += other.colour_right
-        self.right += other.right
-        self.misses += other.misses
+    def add(self, other: Accuracy) -> None:
+        add_counts(self, other)
 
     @property
     def rate(self) -> float:

@@ -14,13 +14,13 @@ import numpy as np
 
 from rules.diceline.board import layout_rotations
 from rules.diceline.components import LAYOUT_PATTERNS
-from vision.diceline_layout import DIE, DIE_BODY, LAYOUT_PITCH, LAYOUT_TILE, PIP_RADIUS, PIP_SPOTS, TILE_GROUND
-from vision.diceline_mat import PAPER
+from vision.games.diceline.spec import (DIE, DIE_BODY, LAYOUT_PITCH, LAYOUT_TILE, PAPER, PIP_RADIUS, PIP_SPOTS,
+                                         TILE_GROUND)
 
 PPM = 3.0  # pixels per mm of the warped windows
 WINDOW = 30.0  # mm around a die cell's centre that is searched for the top face
 SLACK = 6.0  # mm a die may lie off its cell's centre
-# A top face's brightness on paper = 1: its printed colour over the paper's (vision/diceline_layout.py).
+# A top face's brightness on paper = 1: its printed colour over the paper's (vision/games/diceline/spec.py).
 _TOP_LEVEL = {k: float(np.max(np.array(c, np.float32) / np.array(PAPER, np.float32))) for k, c in DIE_BODY.items()}
 _ANGLES = np.arange(0, 90, 10)  # a square looks the same every quarter turn
 

@@ -1,4 +1,4 @@
-"""Dazzling Diceline: the dice and bonus tiles on the play mat (vision/diceline_layout.py) as a TableView.
+"""Dazzling Diceline: the dice and bonus tiles on the play mat (vision/games/diceline/spec.py) as a TableView.
 
 Read (rules.diceline.table_view): the selection rows, the dice in the action spaces, each
 player's die spaces, 3x3 bonus tiles (face-up kinds) and open layout tiles, the bonus display and
@@ -16,10 +16,10 @@ from rules.diceline.actions import spaces_for
 from rules.diceline.board import LETTER
 from rules.diceline.components import DICE_BY_PLAYERS
 from vision.calibration import Calibration
-from vision.diceline_layout import LAYOUT_PITCH, PAPER_SPOTS, TILE_PITCH, mat_layout
-from vision.readers.base import Reading
-from vision.readers.diceline_cells import PPM, WINDOW, DieRead, read_die, read_layout, read_tile
-from vision.readers.diceline_geometry import mat_pose, paper_model
+from vision.games.diceline.cells import PPM, WINDOW, DieRead, read_die, read_layout, read_tile
+from vision.games.diceline.geometry import mat_pose, paper_model
+from vision.games.diceline.spec import LAYOUT_PITCH, PAPER_SPOTS, TILE_PITCH, mat_layout
+from vision.pipeline import ReadContext, Reading, Settling
 
 DEFAULT_PLAYERS = ("pink", "yellow", "orange")  # seat names when the caller gives none (the board colours)
 
@@ -58,6 +58,15 @@ def read_cells(frame: np.ndarray, calibration: Calibration | None = None, seats:
     return out
 
 
+class DicelineReader:
+    """The Reader of a Diceline table on its printed mat (vision.pipeline)."""
+
+    settle: Settling = "whole"
+
+    def read(self, frame: np.ndarray, context: ReadContext) -> Reading:
+        return read_diceline(frame, context.detector, context.calibration, list(context.players) or None)
+
+
 def read_diceline(frame: np.ndarray, detector=None, calibration: Calibration | None = None,
                   players: list[str] | None = None) -> Reading:
     """The Diceline TableView of `frame`; players are named in seat order (board 1 = players[0])."""
@@ -65,7 +74,7 @@ def read_diceline(frame: np.ndarray, detector=None, calibration: Calibration | N
     try:
         cells = read_cells(frame, calibration, len(names), detector)
     except ValueError:  # no mat in view: nothing is read, so nothing can match wrongly
-        return Reading({}, {"mat": 0.0})
+        return Reading({})
     layout = mat_layout()
     rows = DICE_BY_PLAYERS[len(names)]["red"]
     view = {
@@ -79,7 +88,7 @@ def read_diceline(frame: np.ndarray, detector=None, calibration: Calibration | N
     }
     display = [cells.tiles[c.name] for c in layout.bonus_display]
     view["bonus_display"] = None if any(k is None or k == "back" for k in display) else sorted(k for k in display if k)
-    return Reading(view, cells.confidence)
+    return Reading(view)
 
 
 def _row(dice: list[DieRead]) -> list | None:

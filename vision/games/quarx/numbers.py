@@ -1,7 +1,7 @@
 """Quarx number cards read with plain OpenCV: whose (the set colour), which side up, which value.
 
 A number card is told from a Quarx card by its colour at the rim: a face-down card is its set's
-colour all over (ASSUMPTION, see vision.synth.number_cards), a face-up one has a band of it round
+colour all over (ASSUMPTION, see vision.games.quarx.spec), a face-up one has a band of it round
 the edge, while a Quarx card is light paper there. The value is the best match of the card's
 ink against our own printed faces (both ways up: players sit on every side). Every doubt
 makes the card unsure, and one unsure card makes the whole reading unsure.
@@ -16,7 +16,8 @@ import cv2
 import numpy as np
 
 from rules.quarx.components import NUMBER_CARDS
-from vision.synth.number_cards import (
+from vision.games.quarx.geometry import card_quad, cut_by_frame, portrait_corners
+from vision.games.quarx.spec import (
     CARD_H,
     CARD_W,
     PIP_STEP,
@@ -181,8 +182,6 @@ def find_number_cards(frame: np.ndarray, min_area: float = 0.005, max_area: floa
 
     By colour rather than by edges: a card's printed frame line, close to its edge, merges
     with the outline there, and a yellow card is as bright as light wood."""
-    from vision.quarx_classical import card_quad, portrait_corners
-
     hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
     mask = ((hsv[..., 1] > 165) & (hsv[..., 2] > 90)).astype(np.uint8) * 255
     # Close first: the printed white frame line cuts a thin ring of colour off the card's edge,
@@ -205,10 +204,8 @@ def find_number_cards(frame: np.ndarray, min_area: float = 0.005, max_area: floa
 
 def read_number_card(frame: np.ndarray, corners: np.ndarray, top_down: np.ndarray | None = None) -> NumberCard:
     """Colour, side and value of the number card at `corners`; a card cut by the frame is unsure."""
-    h, w = frame.shape[:2]
     top_down = warp(frame, corners) if top_down is None else top_down
-    cut = bool((corners.min(0) < 3).any() or corners[:, 0].max() > w - 4 or corners[:, 1].max() > h - 4)
-    if cut:
+    if cut_by_frame(corners, frame.shape):
         return NumberCard(corners, None, None, None)
     up = side_of(top_down)
     return NumberCard(corners, colour_of(top_down), up, value_of(top_down) if up else None)

@@ -1,14 +1,13 @@
-"""The printable Diceline play mat (vision/diceline_layout.py drawn on paper)."""
+"""The printable Diceline play mat (vision/games/diceline/spec.py drawn on paper)."""
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
 from vision.calibration import CORNER_IDS, MARKER_DICT
-from vision.diceline_layout import BOARD_COLOURS, MARKER, MAT_H, MAT_W, mat_layout
+from vision.games.diceline.spec import BOARD_COLOURS, MARKER, MAT_H, MAT_W, PAPER, mat_layout
 
 MARGIN = 12.0  # mm of white paper around the markers: ArUco needs a light quiet zone
-PAPER = (236, 238, 240)  # BGR
 INK = {"red": (60, 60, 190), "green": (60, 150, 60), "grey": (120, 120, 120), "": (150, 130, 110)}
 
 

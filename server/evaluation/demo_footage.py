@@ -11,12 +11,28 @@ demo, as a person at the table would type it.
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from rules.core.match import Match
+from rules.registry import ENGINES
+from rules.ubongo.moves import Done, Enter
+from rules.ubongo.state import ENTER
+from server.demo import DemoDriver
+from server.evaluation.scripted import click_true_candidate
+from server.service import TableService
+from server.store import EventStore
+from server.watcher import TableWatcher
+from vision.games.readers import READERS
+from vision.sources import DemoCapture, demo_clip
+from vision.synth.footage import quarx_script, render_quarx_footage
+from vision.synth.footage_diceline import diceline_script, render_footage
+from vision.synth.footage_ubongo import render_ubongo_footage, ubongo_script
 
 FPS = 8.0
 
@@ -83,8 +99,7 @@ def diceline_clip(seed: int, hold: int = 9, hand: int = 3, tilt: float = 30.0,
     A move the table shows is due by the last frame of the shot that holds it. A move nothing
     shows ('done', 'stop', a die returned) is typed at the end of the shot showing the move
     before it, unless the next move shows: then the camera infers both (reconcile looks two
-    moves deep), as in server.handsfree_diceline."""
-    from vision.synth.footage_diceline import diceline_script, render_footage
+    moves deep), as in server.evaluation.handsfree_diceline."""
 
     script = diceline_script(seed, players=players, hold=hold, hand=hand)
     ends = _shot_ends([s.frames for s in script.shots])
@@ -118,9 +133,7 @@ def _compressible(frames: Iterable[np.ndarray], width: int, smooth: float) -> It
 
 # -- Ubongo ----------------------------------------------------------------------------------
 def _entries(match) -> list[str]:
-    """The scripted players at their sheets (as server.handsfree_ubongo): first place listed per shape."""
-    from rules.ubongo.moves import Done, Enter
-    from rules.ubongo.state import ENTER
+    """The scripted players at their sheets (as server.evaluation.handsfree_ubongo): first place listed per shape."""
 
     typed = []
     while match.engine.to_move(match.state) and match.state.phase == ENTER:
@@ -136,9 +149,6 @@ def ubongo_clip(seed: int, players: list[str] | None = None, rounds: int = 3, ho
 
     The camera reads rolls and grabs (due by the end of the shot that shows them); the shape
     entries, pencil on paper, are typed at the end of the shot showing the round's last grab."""
-    from rules.core.match import Match
-    from rules.registry import ENGINES
-    from vision.synth.footage_ubongo import render_ubongo_footage, ubongo_script
 
     players = list(players or ["Ann", "Ben"])
     script = ubongo_script(seed, players, rounds=rounds, hold=hold)
@@ -164,7 +174,6 @@ def quarx_clip(seed: int, rounds: int = 3, players: list[str] | None = None, tog
 
     Every `together_every`-th round two piles go down under one arm pass: the camera cannot
     tell who was first and asks (the demo holds the footage until someone clicks)."""
-    from vision.synth.footage import quarx_script, render_quarx_footage
 
     players = list(players or ["Ann", "Ben"])
     script = quarx_script(seed, players=len(players), rounds=rounds, names=players, number_cards=True,
@@ -202,15 +211,7 @@ class Rehearsal:
 
 def rehearse(video: Path, required: int = 5, players: list[str] | None = None) -> Rehearsal:
     """Play `video` (with its sidecar) frame by frame through a TableWatcher and the demo driver."""
-    import tempfile
 
-    from server.demo import DemoDriver
-    from server.scripted import click_true_candidate
-    from server.service import TableService
-    from server.store import EventStore
-    from server.watcher import TableWatcher
-    from vision.readers import READERS
-    from vision.sources import DemoCapture, demo_clip
 
     clip = demo_clip(video)
     if clip is None:
@@ -222,7 +223,6 @@ def rehearse(video: Path, required: int = 5, players: list[str] | None = None) -
         watcher = TableWatcher(svc, lambda: None, READERS, required=required)
         driver = DemoDriver(svc, watcher, lambda: cap)
         tid = driver.start(clip.game, players)
-        annotate = driver.wrap(watcher.process)
         scoring: list[str] = []
         clicked: list[list[str]] = []
         car = clip.sidecar or {}
@@ -234,7 +234,7 @@ def rehearse(video: Path, required: int = 5, players: list[str] | None = None) -
             ok, frame = cap.read()
             if not ok:
                 break
-            annotate(frame)
+            driver.process(frame)
             # A person at the table answers the camera's question with what happened.
             chosen = click_true_candidate(svc, tid, script, len(svc.match(tid).moves))
             if chosen:

@@ -17,6 +17,11 @@ import numpy as np
 from server.service import TableService
 from server.store import EventStore
 from server.watcher import TableWatcher
+from vision.detector import NoModelError, annotate, load_detector
+from vision.games.readers import READERS
+from vision.synth.footage import quarx_script, render_quarx_footage
+from vision.synth.footage_diceline import diceline_script, render_footage
+from vision.synth.footage_ubongo import render_ubongo_footage, ubongo_script
 
 
 @dataclass(frozen=True)
@@ -37,18 +42,15 @@ class FrameTiming:
 def footage(game: str, seed: int, n: int) -> tuple[list[str], list[np.ndarray], object]:
     """Players, `n` frames and the calibration of a game's scripted footage."""
     if game == "quarx":
-        from vision.synth.footage import quarx_script, render_quarx_footage
 
         script = quarx_script(seed, rounds=2, names=["Ann", "Ben"], number_cards=True)
         return ["Ann", "Ben"], render_quarx_footage(script, seed)[:n], None
     if game == "ubongo":
-        from vision.synth.footage_ubongo import render_ubongo_footage, ubongo_script
 
         script = ubongo_script(seed, ["Ann", "Ben"], rounds=1)
         f = render_ubongo_footage(script, seed)
         return ["Ann", "Ben"], f.frames[:n], f.calibration
     if game == "diceline":
-        from vision.synth.footage_diceline import diceline_script, render_footage
 
         script = diceline_script(seed, max_moves=12)
         return script.players, list(islice(render_footage(script, seed), n)), None
@@ -57,8 +59,6 @@ def footage(game: str, seed: int, n: int) -> tuple[list[str], list[np.ndarray], 
 
 def time_game(game: str, seed: int = 1, n: int = 40, detector_loader=None) -> FrameTiming:
     """Median and p90 ms of `TableWatcher.process` over `n` frames of the game's footage."""
-    from vision.readers import READERS
-
     players, frames, calibration = footage(game, seed, n)
     with tempfile.TemporaryDirectory() as tmp:
         store = EventStore(Path(tmp) / "events.sqlite")
@@ -79,8 +79,6 @@ def time_game(game: str, seed: int = 1, n: int = 40, detector_loader=None) -> Fr
 
 def time_detector(n: int = 40) -> FrameTiming | None:
     """The network's own pass on a 640x480 frame (what annotates an unwatched picture)."""
-    from vision.detector import NoModelError, annotate, load_detector
-    from vision.synth.footage import quarx_script, render_quarx_footage
 
     try:
         det = load_detector()

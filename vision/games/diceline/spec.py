@@ -2,7 +2,7 @@
 
 ASSUMPTION (all of it): the real game has five separate boards whose printed geometry we do not
 have. The camera reads a play mat of ours instead (print it with `render_mat` in
-vision/diceline_mat.py, 600 x 400 mm, or lay the real boards' dice and tiles on it): ArUco
+vision/games/diceline/mat.py, 600 x 400 mm, or lay the real boards' dice and tiles on it): ArUco
 markers 0-3 in its corners, the selection board, the action spaces, the bonus display and four
 player boards. A person who wants to read the real boards measures them and corrects the
 numbers here, and nowhere else. Coordinates: x to the right, y down, origin at the outer corner
@@ -17,6 +17,7 @@ from rules.diceline.actions import spaces_for
 from rules.diceline.components import DICE_BY_PLAYERS, DIE_SPACES
 
 MAT_W, MAT_H = 600.0, 400.0  # mm; the markers' outer corners
+PAPER = (236, 238, 240)  # BGR
 MARKER = 40.0  # printed marker side, mm
 DIE = 16.0  # ASSUMPTION: die edge (the common 16 mm die)
 DIE_PITCH = 28.0  # die cell spacing: a 45-degree view must not see one die's side in the next cell

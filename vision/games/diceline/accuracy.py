@@ -8,8 +8,10 @@ import numpy as np
 
 from rules.diceline.board import LETTER
 from rules.diceline.components import LAYOUT_PATTERNS
-from vision.diceline_layout import mat_layout
+from vision.games.diceline.reader import read_cells
+from vision.games.diceline.spec import mat_layout
 from vision.synth.diceline_render import camera, render_view
+from vision.tally import add_counts
 
 SEATS = ["s1", "s2", "s3", "s4"]
 LOOKS = ("", "", "die", "movement", "order", "vp", "back")  # open spaces twice as likely
@@ -27,14 +29,8 @@ class BoardScore:
     missed: int = 0  # a die left unread (None: matches anything, so it only costs information)
     errors: list[str] = field(default_factory=list)
 
-    def add(self, other: "BoardScore") -> None:
-        self.cells += other.cells
-        self.cells_right += other.cells_right
-        self.dice += other.dice
-        self.dice_right += other.dice_right
-        self.misread += other.misread
-        self.missed += other.missed
-        self.errors += other.errors
+    def add(self, other: BoardScore) -> None:
+        add_counts(self, other)
 
     @property
     def cell_rate(self) -> float:
@@ -101,8 +97,6 @@ def truth_cells(view: dict) -> tuple[dict[str, tuple | None], dict[str, str | in
 
 def score_board(seed: int, tilt: float, noise: bool = True) -> BoardScore:
     """Render one random board at `tilt` degrees (light, blur and noise when `noise`) and score the reading."""
-    from vision.readers.diceline import read_cells
-
     rng = np.random.default_rng([seed, int(tilt)])
     view = random_contents(rng)
     img = render_view(view, SEATS, camera(tilt, rng), rng)

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import CORNER_IDS, Calibration, find_markers
-from vision.diceline_layout import DIE, MARKER, MAT_H, MAT_W
+from vision.games.diceline.spec import DIE, MARKER, MAT_H, MAT_W
 
 # Marker corners in mat mm, each marker's own TL, TR, BR, BL (the mat prints them upright).
 _MARKER_AT = {0: (0.0, 0.0), 1: (MAT_W - MARKER, 0.0), 2: (MAT_W - MARKER, MAT_H - MARKER), 3: (0.0, MAT_H - MARKER)}

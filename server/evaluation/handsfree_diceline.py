@@ -6,7 +6,7 @@ footage_diceline.py). The person at the table does only what no camera can see: 
 leaves the table as it was ('done', 'stop', a die returned to the pool, a layout tile drawn)
 is typed when the camera cannot infer it from the next move; an 'ask' gets one click.
 
-    python -m server.handsfree_diceline [seeds] [board-seeds]
+    python -m server.evaluation.handsfree_diceline [seeds] [board-seeds]
 """
 from __future__ import annotations
 
@@ -16,10 +16,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from server.scripted import click_true_candidate, off_script
+from server.evaluation.scripted import click_true_candidate, off_script
 from server.service import TableService
 from server.store import EventStore
 from server.watcher import TableWatcher
+from vision.games.diceline.accuracy import board_accuracy
+from vision.games.diceline.reader import read_diceline
+from vision.games.readers import READERS
 from vision.synth.footage_diceline import (
     DicelineScript,
     diceline_script,
@@ -54,8 +57,6 @@ def _inferable(script: DicelineScript, i: int) -> bool:
 def run_diceline(seed: int, max_moves: int | None = None, required: int = 3, tilt: float = 35.0,
                  players: list[str] | None = None) -> DicelineRun:
     """Play one scripted round in front of the camera (no detector: the classical reader)."""
-    from vision.readers import READERS
-
     t0 = time.perf_counter()
     script = diceline_script(seed, players=players, max_moves=max_moves)
     run = DicelineRun(seed, list(script.moves), sum(script.visible))
@@ -144,8 +145,6 @@ def summary(runs: list[DicelineRun]) -> dict:
 
 def reader_ms(seed: int = 0, frames: int = 30, tilt: float = 35.0) -> float:
     """Median milliseconds of the Diceline reader alone on footage frames (no hands in them)."""
-    from vision.readers.diceline import read_diceline
-
     script = diceline_script(seed)
     times = []
     for frame, _ in zip(render_footage(script, seed, tilt), range(frames)):
@@ -156,8 +155,6 @@ def reader_ms(seed: int = 0, frames: int = 30, tilt: float = 35.0) -> float:
 
 
 def main(argv: list[str]) -> None:
-    from vision.synth.diceline_boards import board_accuracy
-
     seeds = int(argv[0]) if argv else 5
     boards = int(argv[1]) if len(argv) > 1 else 10
     tilts = (0.0, 15.0, 30.0, 45.0)

@@ -1,7 +1,7 @@
 """Quarx cards found on the table with plain OpenCV, sorted from number cards, and counted.
 
 Cards are the large light, low-saturation quadrilaterals on the table; each is warped
-top-down by its four corners and its spheres counted by vision.quarx_spheres. A card found
+top-down by its four corners and its spheres counted by vision.games.quarx.spheres. A card found
 skewed, off the others' size, or read as no sphere at all is left uncounted (None).
 """
 from __future__ import annotations
@@ -11,7 +11,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.quarx_spheres import count_spheres_on_card
+from vision.games.quarx.geometry import card_quad, cut_by_frame, portrait_corners
+from vision.games.quarx.numbers import find_number_cards, kind_of, warp
+from vision.games.quarx.spheres import count_spheres_on_card
 
 CARD_W, CARD_H = 240, 340  # the card warped top-down (portrait)
 
@@ -122,20 +124,6 @@ def _meet(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) ->
     return p + u * t
 
 
-def card_quad(contour: np.ndarray) -> np.ndarray | None:
-    """The four corners of a card-shaped outline (a rectangle 1.15-1.9 long), else None."""
-    hull = cv2.convexHull(contour)
-    approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
-    if len(approx) != 4:
-        return None
-    (rw, rh) = cv2.minAreaRect(approx)[1]
-    if min(rw, rh) == 0 or not 1.15 < max(rw, rh) / min(rw, rh) < 1.9:
-        return None
-    if cv2.contourArea(approx) < 0.85 * rw * rh:
-        return None
-    return approx.reshape(4, 2).astype(np.float32)
-
-
 def _inside(q: np.ndarray, pt) -> bool:
     return cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(pt[0]), float(pt[1])), False) >= 0
 
@@ -150,15 +138,6 @@ def _is_row_outline(q: np.ndarray, quads: list[np.ndarray]) -> bool:
         if not any(_inside(o, k.mean(0)) for o in separate):
             separate.append(k)
     return len(separate) >= 2
-
-
-def portrait_corners(pts: np.ndarray) -> np.ndarray:
-    """Order a rectangle's corners TL, TR, BR, BL with the long side vertical."""
-    pts = pts[np.argsort(np.arctan2(pts[:, 1] - pts[:, 1].mean(), pts[:, 0] - pts[:, 0].mean()))]
-    pts = np.roll(pts, -int(np.argmin(pts.sum(1))), axis=0)
-    if np.linalg.norm(pts[1] - pts[0]) > np.linalg.norm(pts[3] - pts[0]):  # lying landscape
-        pts = np.roll(pts, -1, axis=0)
-    return pts.astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -199,17 +178,10 @@ def _skew(q: np.ndarray) -> float:
 def table_cards(frame: np.ndarray) -> TableCards:
     """Every card in the frame, number cards set apart (their spheres are none of the count).
 
-    Number cards are found by their colour (vision.quarx_numbers); an outline found by its
+    Number cards are found by their colour (vision.games.quarx.numbers); an outline found by its
     edges where a number card lies is that card. Any other outline whose rim is coloured like
     a number card's is a number card not found whole, so neither kind is sure."""
-    from vision.quarx_numbers import (  # that module uses card_quad
-        find_number_cards,
-        kind_of,
-        warp,
-    )
-
     dst = np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]])
-    h, w = frame.shape[:2]
     numbers = find_number_cards(frame)
     quarx, unknown = [], []
     for corners in find_cards(frame):
@@ -218,9 +190,8 @@ def table_cards(frame: np.ndarray) -> TableCards:
         if kind_of(warp(frame, corners)) != "quarx":
             unknown.append(corners)
             continue
-        cut = bool((corners.min(0) < 3).any() or corners[:, 0].max() > w - 4 or corners[:, 1].max() > h - 4)
         top_down = cv2.warpPerspective(frame, cv2.getPerspectiveTransform(corners, dst), (CARD_W, CARD_H))
-        unsure = cut or _skew(corners) > SKEW_MAX
+        unsure = cut_by_frame(corners, frame.shape) or _skew(corners) > SKEW_MAX
         quarx.append(ClassicalCard(corners, _box(corners), None if unsure else count_spheres_on_card(top_down)))
     return TableCards([_none_is_unsure(c) for c in _off_size_unsure(quarx)], numbers, unknown)
 

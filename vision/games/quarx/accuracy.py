@@ -4,37 +4,17 @@ Per element, right / wrong / unsure (None), over the held frames of each shot; f
 arm over the table are tallied apart (the camera path skips them, but a sure reading there
 must still not be a wrong one).
 
-python -m vision.synth.quarx_accuracy [seeds] [players]
+python -m vision.games.quarx.accuracy [seeds] [players]
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from vision.readers.quarx import read_quarx
+from vision.games.quarx.reader import read_quarx
 from vision.synth.footage import QuarxScript, Shot, quarx_script, render_quarx_footage
+from vision.tally import Tally, add_counts
 
 ELEMENTS = ("laid", "colour", "side", "values", "face_up", "laid_under_arm")
-
-
-@dataclass
-class Tally:
-    """Right, wrong and unsure readings of one element."""
-
-    right: int = 0
-    wrong: int = 0
-    unsure: int = 0
-
-    def add(self, ok: bool | None) -> None:
-        if ok is None:
-            self.unsure += 1
-        elif ok:
-            self.right += 1
-        else:
-            self.wrong += 1
-
-    def __str__(self) -> str:
-        n = self.right + self.wrong + self.unsure
-        return f"{self.right}/{n} right, {self.wrong} wrong, {self.unsure} unsure"
 
 
 @dataclass
@@ -45,10 +25,7 @@ class QuarxAccuracy:
     wrongs: list[str] = field(default_factory=list)
 
     def add(self, other: QuarxAccuracy) -> None:
-        for e, t in other.tallies.items():
-            mine = self.tallies[e]
-            mine.right, mine.wrong, mine.unsure = mine.right + t.right, mine.wrong + t.wrong, mine.unsure + t.unsure
-        self.wrongs += other.wrongs
+        add_counts(self, other)
 
 
 def score_view(acc: QuarxAccuracy, shot: Shot, view: dict, where: str) -> None:

@@ -25,9 +25,10 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from rules.ubongo.components import DEFAULT, Components
+from rules.ubongo.components import DEFAULT, Components, grid
 from rules.ubongo.shapes import orientations
-from vision.readers.base import Reading
+from vision.detector.model import Detection
+from vision.pipeline import ReadContext, Reading, Settling
 
 # ASSUMPTION (the real dice are not published): a face's shape squares are drawn this fraction
 # of the face's side wide, the shape centred on the face. A person with real dice corrects it here.
@@ -160,8 +161,6 @@ def fit_top_face(hull: np.ndarray) -> tuple[np.ndarray, float]:
 @lru_cache(maxsize=64)
 def _templates(names: tuple[tuple[str, str], ...], size: int, cell: float) -> tuple[np.ndarray, list[str], np.ndarray]:
     """Soft masks (0..1) of every orientation of every shape, centred on a size x size face; (rows, cols) of each."""
-    from rules.ubongo.components import grid
-
     masks, labels, dims = [], [], []
     fine = 4  # draw at 4x and shrink: the gaps between squares are under a pixel wide
     for name, drawing in names:
@@ -367,20 +366,25 @@ def view_of(dice: list[SeenDie], players: list[str] | None) -> dict | None:
     return {"middle": middle, "grabbed": grabbed}
 
 
+@dataclass(frozen=True)
+class UbongoReader:
+    """The Reader of an Ubongo table (vision.pipeline); the roll and the grabs are one view."""
+
+    config: UbongoConfig = field(default_factory=UbongoConfig)
+    settle: Settling = "whole"
+
+    def read(self, frame: np.ndarray, context: ReadContext) -> Reading:
+        return read_ubongo(frame, context.detector, context.calibration, list(context.players) or None, self.config)
+
+
 def read_ubongo(frame: np.ndarray, detector=None, calibration=None, players: list[str] | None = None,
                 config: UbongoConfig | None = None) -> Reading:
     """The Ubongo TableView of a frame, a confidence per zone, and a box per die to draw."""
-    from vision.detector.model import Detection
-
     config = config or UbongoConfig()
     n = len(players) if players else 4
     dice = find_dice(frame, calibration, config, n)
     if config.use_detector:
         dice = _keep_detected(dice, detector, frame)
     view = view_of(dice, players)
-    conf = {"middle": min((d.confidence for d in dice if d.zone == "middle"), default=1.0),
-            "grabbed": min((d.confidence for d in dice if d.zone != "middle"), default=1.0)}
-    for i, d in enumerate(sorted(dice, key=lambda d: (d.v, d.u)), 1):
-        conf[f"die {i}: {d.colour} {d.face or '?'} ({'middle' if d.zone == 'middle' else f'seat {d.zone + 1}'})"] = round(d.confidence, 3)
     draw = [Detection(f"{d.colour} {d.face or '?'}", d.box, d.confidence) for d in dice]
-    return Reading(view, conf, draw)
+    return Reading(view, draw)

@@ -10,6 +10,7 @@ camera candidate.
 from __future__ import annotations
 
 import math
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,10 +19,11 @@ from typing import Callable
 from rules.core import RulesError
 from rules.ubongo.moves import Done, Enter
 from rules.ubongo.state import ENTER
-from server.handsfree_eval import HandsFreeRun
+from server.evaluation.handsfree_quarx import HandsFreeRun
 from server.service import TableService
 from server.store import EventStore
 from server.watcher import TableWatcher
+from vision.games.readers import READERS
 from vision.synth.footage_ubongo import render_ubongo_footage, ubongo_script
 
 PLAYERS = ["Ann", "Ben"]
@@ -54,8 +56,6 @@ def _camera_moves(svc: TableService, tid: str) -> list[tuple[str, str]]:
 def run_ubongo(seed: int, detector_loader: Callable[[], object] | None = None, rounds: int = 2,
                required: int = 3, tilt: float | None = None, players: list[str] | None = None) -> UbongoHandsFree:
     """Play a scripted Ubongo game in front of the camera (no detector model needed)."""
-    from vision.readers import READERS
-
     players = list(players or PLAYERS)
     script = ubongo_script(seed, players, rounds=rounds)
     footage = render_ubongo_footage(script, seed, tilt)
@@ -118,7 +118,7 @@ SEATS = [["Ann", "Ben"], ["Ann", "Ben", "Cid"], ["Ann", "Ben", "Cid", "Dee"]]
 
 
 def main(seeds: int = 12) -> None:
-    """Print the figures over seeds 1..`seeds`, cycling 2, 3 and 4 players (python -m server.handsfree_ubongo [seeds])."""
+    """Print the figures over seeds 1..`seeds`, cycling 2, 3 and 4 players (python -m server.evaluation.handsfree_ubongo [seeds])."""
     totals = {"expected": 0, "recognised": 0, "wrong": 0, "clicks": 0, "exact": 0}
     for seed in range(1, seeds + 1):
         players = SEATS[(seed - 1) % 3]
@@ -136,6 +136,4 @@ def main(seeds: int = 12) -> None:
 
 
 if __name__ == "__main__":
-    import sys
-
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 12)

@@ -12,10 +12,11 @@ from typing import Callable
 
 from rules.core import Match
 from rules.registry import engine_for
-from server.scripted import click_true_candidate, off_script
+from server.evaluation.scripted import click_true_candidate, off_script
 from server.service import TableService
 from server.store import EventStore
 from server.watcher import TableWatcher
+from vision.games.readers import READERS
 from vision.synth.footage import quarx_script, render_quarx_footage
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]  # seat order; the footage draws up to four seats
@@ -67,8 +68,6 @@ def run_quarx(seed: int, detector_loader: Callable[[], object] | None = None, ro
     turn over. A question from the camera (two piles laid at once) gets one click on the true
     candidate. A move the camera has not made once its shot has passed is typed by a person.
     """
-    from vision.readers import READERS
-
     names = NAMES[:players]
     script = quarx_script(seed, players=players, rounds=rounds, names=names, number_cards=True,
                           together_every=together_every)

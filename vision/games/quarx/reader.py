@@ -1,25 +1,35 @@
 """Quarx: the Quarx cards face up in the middle and the spheres on each; the players' number cards.
 
-The spheres are counted by plain OpenCV (vision.quarx_classical), which was measured better
+The spheres are counted by plain OpenCV (vision.games.quarx.cards), which was measured better
 than the network on our footage; when unsure about any shape it reports no count at all, so
 the game waits (or a person types the reveal) rather than applying a wrong one. The number
-cards (vision.quarx_numbers) are told apart by colour and never counted as Quarx cards; the
+cards (vision.games.quarx.numbers) are told apart by colour and never counted as Quarx cards; the
 same rule holds: any doubt about any of them and `laid` is None.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from vision.quarx_classical import table_cards
-from vision.quarx_numbers import STRAY_TABLE, piles_of, read_number_card, stray_colour
-from vision.readers.base import Reading
+from vision.detector import QuarxCard, QuarxCount, number_cards_for
+from vision.games.quarx.cards import table_cards
+from vision.games.quarx.numbers import STRAY_TABLE, piles_of, read_number_card, stray_colour
+from vision.pipeline import ReadContext, Reading, Settling
+
+
+class QuarxReader:
+    """The Reader of a Quarx table (vision.pipeline)."""
+
+    # The sphere counts are often unsure while the players' piles are read on every frame:
+    # each field settles on its own.
+    settle: Settling = "per_field"
+
+    def read(self, frame: np.ndarray, context: ReadContext) -> Reading:
+        return read_quarx(frame, context.detector)
 
 
 def read_quarx(frame: np.ndarray, detector=None) -> Reading:
     """{"face_up": ascending sphere counts of the Quarx cards in view | None,
     "laid": [[colour, "down" | [values, descending]], ...] by colour | None}; None = unsure."""
-    from vision.detector import QuarxCard, QuarxCount, number_cards_for
-
     cards = table_cards(frame)
     counts = [c.spheres for c in cards.quarx]
     # Strong colour outside every card found: a card (of either kind) not found whole. A patch
@@ -35,7 +45,7 @@ def read_quarx(frame: np.ndarray, detector=None) -> Reading:
     drawn = QuarxCount(total, [QuarxCard(c.box, c.spheres if c.spheres is not None else -1) for c in cards.quarx],
                        number_cards_for(total), labels=labels, sure=face_up_sure or not cards.quarx)
     view = {"face_up": sorted(counts) if face_up_sure else None, "laid": laid}
-    return Reading(view, {"face_up": 1.0 if face_up_sure else 0.0, "laid": 0.0 if laid is None else 1.0}, drawn)
+    return Reading(view, drawn)
 
 
 def _label(card) -> str:
