@@ -9,7 +9,7 @@ from server.app import create_app
 
 
 def _client(tmp_path) -> TestClient:
-    return TestClient(create_app(tmp_path / "events.sqlite", source=None, detector=False))
+    return TestClient(create_app(tmp_path / "events.sqlite", source=None, detector=False), base_url="http://127.0.0.1")
 
 
 def _table_at_a_turn(client: TestClient) -> dict:
