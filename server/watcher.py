@@ -41,6 +41,9 @@ class TableWatcher:
         self.last_view: dict | None = None
         self.applied = 0
         self.calibration = None  # vision.calibration.Calibration for board readers, set by the API
+        # The server's dice profile (server.dice_profile.ProfileSlot): offered to every reader that
+        # takes a `profile`, so a taught profile reaches hands-free play as soon as it is active.
+        self.profiles = None
 
     # -- control (from the API) -------------------------------------------------------------
     def watch(self, table_id: str | None) -> None:
@@ -104,7 +107,8 @@ class TableWatcher:
             return _banner(frame.copy(), "hand over the table: not reading")
         if self.state == "hand":
             self._set(tid, "watching", "")
-        reading = reader(frame, self.detector(), **_extras(reader, calibration=self.calibration, players=list(record.players)))
+        reading = reader(frame, self.detector(), **_extras(reader, calibration=self.calibration, players=list(record.players),
+                                                           profile=None if self.profiles is None else self.profiles.get()))
         with self._lock:
             self.last_view = reading.view
         view = stable.feed(reading.view)
