@@ -280,3 +280,12 @@ def test_a_profile_given_at_start_is_the_active_one(tmp_path, value_model):
         assert app.state.profiles.describe()["origin"] == "command line"
     finally:
         app.state.tables.store.close()
+
+
+def test_teaching_changes_from_another_origin_are_refused(tmp_path):
+    with TestClient(base_url=LOCAL, app=create_app(tmp_path / "t.sqlite", detector=False)) as client:
+        evil = {"Origin": "http://evil.example"}
+        for method, path in (("POST", "/api/teach/learn"), ("PATCH", "/api/teach/photos/1/dice/1"),
+                             ("DELETE", "/api/teach/photos/1"), ("POST", "/api/teach/photos/camera")):
+            r = client.request(method, path, headers=evil, json={"value": 2})
+            assert r.status_code == 403 and r.json()["detail"]["rule"] == "same origin", (method, path)
