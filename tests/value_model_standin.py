@@ -19,7 +19,8 @@ SHIPPED = Path(__file__).resolve().parent.parent / "models" / "die_values.onnx"
 
 def write_standin(path: Path, seed: int = 0) -> Path:
     """An ONNX file: crops -> (logits N x 7, features N x 64), both linear in the pooled crop."""
-    onnx = pytest.importorskip("onnx", reason="the stand-in value model is built with the onnx package")
+    onnx = pytest.importorskip("onnx", reason="no models/die_values.onnx yet, and the stand-in value model "
+                               "needs the onnx package (pip install -e '.[train]')")
     from onnx import TensorProto, helper, numpy_helper
 
     rng = np.random.default_rng(seed)

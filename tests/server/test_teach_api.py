@@ -34,6 +34,8 @@ LOCAL = "http://127.0.0.1"
 
 @pytest.fixture
 def value_model(tmp_path, monkeypatch):
+    """The value model teaching uses (the shipped one, else the stand-in; skipped without either).
+    Tests without it read with the pip counter, as the server does when no value model is installed."""
     path = value_model_path(tmp_path)
     monkeypatch.setenv("TABLESIGHT_VALUE_MODEL", str(path))
     return load_value_model()
@@ -64,7 +66,7 @@ def say_every_value(client, photo: dict, value: int = 3) -> None:
             assert r.status_code == 200, r.text
 
 
-def test_photos_from_the_camera_and_from_an_upload_get_proposed_dice(tmp_path, value_model):
+def test_photos_from_the_camera_and_from_an_upload_get_proposed_dice(tmp_path):
     with TestClient(base_url=LOCAL, app=camera_app(tmp_path)) as client:
         wait_for_picture(client)
         r = client.post("/api/teach/photos/camera")
@@ -92,7 +94,7 @@ def test_without_a_camera_the_camera_photo_is_a_404_in_words(tmp_path):
         assert client.get("/api/teach/photos/1/image.jpg").status_code == 404
 
 
-def test_correct_add_and_remove_dice(tmp_path, value_model):
+def test_correct_add_and_remove_dice(tmp_path):
     with TestClient(base_url=LOCAL, app=create_app(tmp_path / "t.sqlite", detector=False)) as client:
         photo = upload(client, DICE_PHOTOS[0]).json()
         pid, first = photo["id"], photo["dice"][0]
@@ -124,7 +126,7 @@ def test_correct_add_and_remove_dice(tmp_path, value_model):
         assert client.get("/api/teach").json()["photos"] == []
 
 
-def test_counts_are_bounded_with_a_reason(tmp_path, value_model):
+def test_counts_are_bounded_with_a_reason(tmp_path):
     blank = cv2.imencode(".png", np.full((64, 64, 3), 90, np.uint8))[1].tobytes()
     with TestClient(base_url=LOCAL, app=create_app(tmp_path / "t.sqlite", detector=False)) as client:
         for _ in range(teaching.MAX_PHOTOS):
@@ -141,14 +143,14 @@ def test_counts_are_bounded_with_a_reason(tmp_path, value_model):
         assert r.status_code == 413 and f"at most {teaching.MAX_DICE} dice" in r.json()["detail"]["reason"]
 
 
-def test_a_big_photo_is_kept_scaled_down(tmp_path, value_model):
+def test_a_big_photo_is_kept_scaled_down(tmp_path):
     big = cv2.imencode(".jpg", np.full((2400, 4000, 3), 90, np.uint8))[1].tobytes()
     with TestClient(base_url=LOCAL, app=create_app(tmp_path / "t.sqlite", detector=False)) as client:
         photo = upload(client, data=big).json()
         assert max(photo["width"], photo["height"]) == teaching.MAX_SIDE
 
 
-def test_learning_needs_photos_and_every_value_said(tmp_path, value_model, monkeypatch):
+def test_learning_needs_photos_and_every_value_said(tmp_path, monkeypatch):
     unsure = DieReading(None, "white", (100.0, 100.0, 140.0, 140.0), 0.8, 3, None)
     monkeypatch.setattr(teaching, "read_dice", lambda *a, **kw: [unsure])
     with TestClient(base_url=LOCAL, app=create_app(tmp_path / "t.sqlite", detector=False)) as client:
@@ -260,8 +262,10 @@ def test_a_failed_learning_ends_in_words(tmp_path, value_model, monkeypatch):
 
 
 @pytest.mark.parametrize("problem", ["missing", "corrupt", "other model"])
-def test_serve_with_a_profile_it_cannot_use_stops_with_a_clear_error(tmp_path, value_model, capsys, problem):
+def test_serve_with_a_profile_it_cannot_use_stops_with_a_clear_error(tmp_path, capsys, problem, request):
     path = tmp_path / "profile.json"
+    if problem != "missing":
+        request.getfixturevalue("value_model")
     if problem == "corrupt":
         path.write_text("{not json")
     elif problem == "other model":
@@ -274,8 +278,8 @@ def test_serve_with_a_profile_it_cannot_use_stops_with_a_clear_error(tmp_path, v
     assert expected in err, err
 
 
-def test_a_profile_given_at_start_is_the_active_one(tmp_path, value_model):
-    app = create_app(tmp_path / "t.sqlite", detector=False, profile=_taught(value_model.digest, "taught", True))
+def test_a_profile_given_at_start_is_the_active_one(tmp_path):
+    app = create_app(tmp_path / "t.sqlite", detector=False, profile=_taught("0123456789abcdef", "taught", True))
     try:
         assert app.state.profiles.describe()["origin"] == "command line"
     finally:
