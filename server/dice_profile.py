@@ -59,9 +59,10 @@ class ProfileSlot:
     def describe(self) -> dict:
         a = self.active()
         if a.profile is None:
-            return {"active": False, "origin": ProfileOrigin.NONE.value, "path": None, "kept": None, "message": None}
-        return {"active": True, "origin": a.origin.value, "path": None if a.path is None else str(a.path),
-                "kept": a.profile.report.get("kept"), "message": a.profile.report.get("message")}
+            return {"active": False, "origin": ProfileOrigin.NONE.value, "kept": None, "message": None}
+        # No file path: the page may be a phone on the Wi-Fi, and the server's folders are not its business.
+        return {"active": True, "origin": a.origin.value, "kept": a.profile.report.get("kept"),
+                "message": a.profile.report.get("message")}
 
 
 def profile_path(db_path: str | Path, camera_key: str) -> Path:
