@@ -128,11 +128,11 @@
       const chosen = editing && editing.photo === photo.id && editing.die === d.id;
       frame.append(h("button", {
         type: "button", class: `teach-die${d.value === null ? " unsure" : ""}${d.added ? " added" : ""}${chosen ? " chosen" : ""}`,
-        "data-die": d.id, text: label(d), "aria-label": `die ${d.id}: ${label(d)}. Correct it`,
+        "data-die": d.id, "aria-label": `die ${d.id}: ${label(d)}. Correct it`,
         style: `left:${pct(x1, photo.width)};top:${pct(y1, photo.height)};width:${pct(x2 - x1, photo.width)};height:${pct(y2 - y1, photo.height)}`,
         onclick: (ev) => { ev.stopPropagation(); openEditor(photo, d); },
         onpointerdown: (ev) => ev.stopPropagation(),
-      }));
+      }, h("span", { class: "teach-label", text: label(d) })));
     }
     wireDrawing(frame, photo);
     const unsure = photo.dice.filter((d) => d.value === null).length;

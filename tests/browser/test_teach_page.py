@@ -64,6 +64,16 @@ def test_take_correct_add_learn_and_see_before_and_after(page, server_factory, t
         page.get_by_role("button", name="Save").click()
         expect(page.locator('.teach-photo[data-photo="2"] .teach-die.added')).to_have_text("2")
 
+        # Or with the keyboard: "Add a die", arrow keys move the box, Enter places it.
+        page.locator('.teach-photo[data-photo="1"] .teach-add').click()
+        page.keyboard.press("ArrowUp")
+        page.keyboard.press("Shift+ArrowRight")
+        page.keyboard.press("Enter")
+        page.get_by_label("Value").select_option("6")
+        page.get_by_role("button", name="Save").click()
+        expect(page.locator('.teach-photo[data-photo="1"] .teach-die.added')).to_have_text("6")
+        found += 1
+
         # Remove a false die, then say the value of every die the camera was unsure of.
         on_second = second.count()
         second.first.click()
