@@ -21,10 +21,13 @@ from server.watcher import TableWatcher
 from vision.calibration import Calibration
 from vision.games.readers import READERS
 from vision.sources import FrameSource
-from server.routes import camera, demo, exposure, pages, quarx_check, tables
+from server.dice_profile import ProfileOrigin, ProfileSlot, load_for_this_model, profile_path
+from server.routes import camera, demo, exposure, pages, quarx_check, tables, teach
 from server.security import AccessPolicy, GuardMiddleware
 from server.service import AccessDenied, MoveIdReused, TableBroken, TableNotFound, TableService
 from server.store import EventStore, StoreError
+from server.teaching import TeachingSession, Tools, default_tools
+from vision.detector.profile import DiceProfile, ProfileError
 
 log = logging.getLogger("tablesight")
 STATIC = Path(__file__).resolve().parent / "static"
@@ -54,12 +57,28 @@ def _detector_loader(enabled: bool):
     return load_detector
 
 
+def _profile_slot(profile: DiceProfile | None, saved: Path) -> ProfileSlot:
+    """The profile given at start, else the one taught earlier for this camera (if it still fits
+    the value model: one that does not is left alone and logged), else none."""
+    if profile is not None:
+        return ProfileSlot(profile, ProfileOrigin.COMMAND_LINE, None)
+    if saved.is_file():
+        try:
+            return ProfileSlot(load_for_this_model(saved), ProfileOrigin.SAVED, saved)
+        except ProfileError as exc:
+            log.warning("dice profile of this camera not used: %s", exc)
+    return ProfileSlot()
+
+
 def create_app(
-    db_path: str | Path, source: FrameSource | None = None, detector: bool = True, policy: AccessPolicy | None = None
+    db_path: str | Path, source: FrameSource | None = None, detector: bool = True, policy: AccessPolicy | None = None,
+    profile: DiceProfile | None = None, teach_tools: Tools = default_tools,
 ) -> FastAPI:
     """The app over the SQLite file at `db_path`; the camera `source` starts and stops with it.
 
     `policy` says which hosts and origins it answers (default: loopback only, see server.security);
+    `profile`: the dice profile every reader uses (default: the one taught for this camera, if any);
+    `teach_tools`: the detector and value model that teaching uses (tests give stand-ins);
     StoreError when the event log cannot be used (in use, damaged, unreadable)."""
 
     @asynccontextmanager
@@ -96,6 +115,12 @@ def create_app(
         app.state.demo = DemoDriver(app.state.tables, app.state.watcher, lambda: getattr(source, "capture", None))
         camera_feed = CameraFeed(source, process=app.state.demo.process)
     app.state.camera = camera_feed
+    camera_key = "no camera" if source is None else f"{source.spec.kind}:{source.spec.target}"
+    saved_profile = profile_path(db_path, camera_key)
+    app.state.profiles = _profile_slot(profile, saved_profile)
+    if app.state.watcher is not None:
+        app.state.watcher.profiles = app.state.profiles
+    app.state.teaching = TeachingSession(camera_key, saved_profile, app.state.profiles, teach_tools)
 
     @app.exception_handler(MoveSyntaxError)
     async def _syntax(request: Request, exc: MoveSyntaxError):
@@ -161,6 +186,7 @@ def create_app(
     app.include_router(camera.router)
     app.include_router(quarx_check.router)
     app.include_router(demo.router)
+    app.include_router(teach.router)
     for game in ENGINES:
         try:
             module = importlib.import_module(f"server.routes.{game}")

@@ -17,8 +17,10 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from server.app import create_app
+    from server.dice_profile import load_for_this_model
     from server.security import AccessPolicy
     from server.store import StoreError
+    from vision.detector.profile import ProfileError
     from vision.sources import FrameSource, parse_source
 
     try:
@@ -26,6 +28,14 @@ def _serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"tablesight serve: {exc}", file=sys.stderr)
         return 2
+    profile = None
+    if args.profile is not None:
+        try:
+            profile = load_for_this_model(args.profile)
+        except ProfileError as exc:
+            print(f"tablesight serve: {exc}", file=sys.stderr)
+            return 2
+        print(f"dice profile: {args.profile} ({profile.report.get('message') or 'no report'})", file=sys.stderr)
     source = None
     if args.source != "none":
         try:
@@ -36,7 +46,7 @@ def _serve(args: argparse.Namespace) -> int:
         source = FrameSource(spec)
         print(f"camera source: {spec.kind} {spec.target}", file=sys.stderr)
     try:
-        app = create_app(args.db, source=source, detector=not args.no_detector, policy=policy)
+        app = create_app(args.db, source=source, detector=not args.no_detector, policy=policy, profile=profile)
     except StoreError as exc:
         print(f"tablesight serve: {exc.reason}", file=sys.stderr)
         return 2
@@ -165,6 +175,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--db", type=Path, default=default_db(), help=f"SQLite event log (default {default_db()})")
     serve.add_argument("--no-detector", action="store_true", help="show the camera picture without detections")
+    serve.add_argument("--profile", type=Path, default=None, metavar="PROFILE",
+                       help="read dice with this profile (made by `tablesight teach` or on the page); default: the "
+                       "profile taught on the page for this camera, if any")
     serve.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     serve.set_defaults(func=_serve)
 

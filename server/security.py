@@ -27,8 +27,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 BODY_LIMIT = 64 * 1024  # every JSON body of the API is far smaller
-UPLOAD_LIMIT = 20 * 1024 * 1024  # a photo for the sphere count
-UPLOAD_PATHS = ("/api/quarx/count",)
+UPLOAD_LIMIT = 20 * 1024 * 1024  # a photo for the sphere count or for teaching dice
+UPLOAD_PATHS = ("/api/quarx/count", "/api/teach/photos/upload")
 MULTIPART_SLACK = 64 * 1024  # form boundaries and headers around the photo
 
 Refusal = Literal["host allow-list", "same origin", "body limit"]

@@ -42,6 +42,9 @@ class TableWatcher:
         self.last_view: dict | None = None
         self.applied = 0
         self.calibration = None  # vision.calibration.Calibration for board readers, set by the API
+        # The server's dice profile (server.dice_profile.ProfileSlot): in every ReadContext, so a
+        # taught profile reaches the hands-free readers as soon as it is active.
+        self.profiles = None
 
     # -- control (from the API) -------------------------------------------------------------
     def watch(self, table_id: str | None) -> None:
@@ -94,7 +97,8 @@ class TableWatcher:
             self._set(tid, "unreadable", f"the camera does not read {record.game} yet")
             return self._all_detections(frame)
         match = self.service.match(tid)
-        context = ReadContext(self.detector(), self.calibration, tuple(record.players))
+        context = ReadContext(self.detector(), self.calibration, tuple(record.players),
+                              None if self.profiles is None else self.profiles.get())
         step = pipeline.step(frame, context, match.engine, match.state)
         if step.hand:
             self._set(tid, "hand", "a hand is over the table: not reading")

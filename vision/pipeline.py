@@ -47,6 +47,7 @@ class ReadContext:
     detector: Any = None  # vision.detector.Detector, or None: read classically
     calibration: Calibration | None = None  # the table's plane, for board readers
     players: tuple[str, ...] = ()  # in seat order
+    profile: Any = None  # vision.detector.profile.DiceProfile taught for this camera, or None
 
 
 class Reader(Protocol):
