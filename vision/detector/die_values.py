@@ -13,6 +13,7 @@ import numpy as np
 
 from vision.detector.die_crop import crops_blob
 from vision.detector.errors import NoModelError
+from vision.detector.onnx_session import cpu_session
 from vision.detector.profile import DiceProfile, model_digest
 
 DEFAULT_VALUE_MODEL = Path(__file__).resolve().parents[2] / "models" / "die_values.onnx"
@@ -23,17 +24,9 @@ class DieValueModel:
     """A loaded classifier; probabilities() is safe to call from several threads at once."""
 
     def __init__(self, path: str | Path | None = None, threads: int | None = None):
-        import onnxruntime as ort
-
         self.path = Path(path) if path else Path(os.environ.get("TABLESIGHT_VALUE_MODEL", DEFAULT_VALUE_MODEL))
-        if not self.path.is_file():
-            raise NoModelError(f"no die value model installed: {self.path} not found "
-                               "(train one with `python -m vision.training.die_classifier`)")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads or int(os.environ.get("TABLESIGHT_THREADS", "2"))
-        opts.inter_op_num_threads = 1
-        opts.log_severity_level = 3
-        self.session = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
+        self.session = cpu_session(self.path, f"no die value model installed: {self.path} not found "
+                                   "(train one with `python -m vision.training.die_classifier`)", threads)
         self.input_name = self.session.get_inputs()[0].name
         self.digest = model_digest(self.path)
 

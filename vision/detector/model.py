@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.detector.classes import CLASSES
-from vision.detector.errors import NoModelError
+from vision.detector.onnx_session import cpu_session
 from vision.detector.geometry import letterbox, nms
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "detector.onnx"
@@ -28,17 +28,9 @@ class Detector:
     """A loaded ONNX model; detect() is safe to call from several threads at once."""
 
     def __init__(self, path: str | Path | None = None, threads: int | None = None):
-        import onnxruntime as ort
-
         self.path = Path(path) if path else Path(os.environ.get("TABLESIGHT_MODEL", DEFAULT_MODEL))
-        if not self.path.is_file():
-            raise NoModelError(f"no model installed: {self.path} not found "
-                               "(train one with `tablesight train` or restore models/detector.onnx)")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads or int(os.environ.get("TABLESIGHT_THREADS", "2"))
-        opts.inter_op_num_threads = 1
-        opts.log_severity_level = 3
-        self.session = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
+        self.session = cpu_session(self.path, f"no model installed: {self.path} not found "
+                                   "(train one with `tablesight train` or restore models/detector.onnx)", threads)
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
         self.imgsz = int(inp.shape[2]) if isinstance(inp.shape[2], int) else 320
