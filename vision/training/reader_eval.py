@@ -13,7 +13,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 
 from vision.detector import load_detector, read_dice, read_image
 from vision.detector.die_values import load_value_model
