@@ -8,8 +8,12 @@ floats in the frame's own pixels):
         ...") when models/detector.onnx (or $TABLESIGHT_MODEL) is missing.
     Detector.detect(frame, conf=0.25, iou=0.5, classes=None) -> list[Detection]
         Detection(cls: str, box: tuple[float, float, float, float], score: float)
-    detect_dice(frame, detector=None, conf=0.25, value_source="pips") -> list[DieReading]
-        DieReading(value: int 1..6, color: str, box, confidence: float, net_value, pip_value);
+    read_dice(frame, detector=None, conf=0.25, value_source="reader", sliced=True,
+              value_model=None, profile=None) -> list[DieReading]          (detect_dice: the same)
+        the detector on the whole frame and its tiles, the value from the crop classifier
+        (models/die_values.onnx) checked by the pip counter, a taught profile if given;
+        DieReading(value: int 1..6 or None = unsure, color: str, box, confidence: float,
+        net_value, pip_value, crop_value, crop_prob);
         DieReading.to_json() -> {"value", "color", "box", "confidence"}
     count_quarx(frame, detector=None, conf=0.4, method="auto") -> QuarxCount
         method "auto": plain-OpenCV counter (vision.games.quarx.cards) first, the network where
