@@ -24,14 +24,15 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.detector.color import name_color, white_balance_gains
-from vision.detector.dice import NOT_A_DIE, decide
-from vision.detector.die_crop import jitter_box, square_crop
+from vision.detector.classes import DIE_CLASSES
+from vision.detector.color import face_colour, white_balance_gains
+from vision.detector.dice import decide, is_die
+from vision.detector.die_crop import box_crop, jitter_box, square_crop
 from vision.detector.die_values import DieValueModel, softmax
 from vision.detector.image_io import read_image
 from vision.detector.model import Detector
 from vision.detector.pips import count_pips
-from vision.detector.profile import DiceProfile, face_colour, lab
+from vision.detector.profile import DiceProfile, lab
 from vision.detector.slicing import detect_sliced
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
@@ -152,15 +153,12 @@ def _dihedral(crop: np.ndarray) -> list[np.ndarray]:
 
 def _see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.Generator) -> _Seen:
     frame = photo.frame
-    dets = detect_sliced(detector, frame, conf=LOW_CONF, classes={f"die_{v}" for v in range(1, 7)})
+    dets = detect_sliced(detector, frame, conf=LOW_CONF, classes=set(DIE_CLASSES))
     boxes = [d.box for d in dets]
     match = _match(boxes, photo.dice)
     logits, feats = model.outputs([square_crop(frame, b) for b in boxes])
     gains = white_balance_gains(frame)
-    pips = []
-    for b in boxes:
-        x1, y1, x2, y2 = (int(round(v)) for v in b)
-        pips.append(count_pips(frame[max(0, y1):max(0, y2), max(0, x1):max(0, x2)]))
+    pips = [count_pips(box_crop(frame, b)) for b in boxes]
     colours = [face_colour(frame, b, gains) for b in boxes]
     # Teaching crops: every labelled die, framed by its detection where one found it (as the
     # reader will frame it) or by its label; detections that hold no die are "no die".
@@ -231,13 +229,13 @@ class Score:
 def _read_seen(s: _Seen, head, conf: float, colours: dict[str, list[float]] | None, score: Score) -> None:
     """Score one photo as the reader would read it with this head, threshold and colours."""
     keep = s.scores >= conf
-    logits = s.logits if head is None else s.features @ head[0].T + head[1]
+    prof = DiceProfile("", head, colours or {})
+    logits = prof.logits(s.features, s.logits)
     probs = softmax(logits) if len(logits) else logits
     score.labels += len(s.labels)
-    prof = DiceProfile("", None, colours or {})
     for i in np.nonzero(keep)[0]:
         p = probs[i]
-        if p[0] >= NOT_A_DIE:
+        if not is_die(p):
             continue
         v = decide(p, s.pips[i])
         j = s.match[i]
@@ -249,8 +247,7 @@ def _read_seen(s: _Seen, head, conf: float, colours: dict[str, list[float]] | No
             score.wrong += 1
         if j >= 0 and s.labels[j].colour is not None:
             score.colour_n += 1
-            name = prof.colour_name(s.colours[i]) if colours else name_color(s.colours[i])
-            score.colour_right += name == s.labels[j].colour
+            score.colour_right += prof.colour_name(s.colours[i]) == s.labels[j].colour
 
 
 def _colour_table(seen: list[_Seen]) -> dict[str, list[float]]:
@@ -258,7 +255,7 @@ def _colour_table(seen: list[_Seen]) -> dict[str, list[float]]:
     by: dict[str, list[np.ndarray]] = {}
     for s in seen:
         for i, j in enumerate(s.match):
-            if j >= 0 and s.labels[j].colour:
+            if j >= 0 and s.labels[j].colour and s.colours[i] is not None:
                 by.setdefault(s.labels[j].colour, []).append(lab(s.colours[i]))
     return {k: [round(float(x), 2) for x in np.median(np.array(v), 0)] for k, v in by.items()}
 

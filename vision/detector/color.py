@@ -55,12 +55,19 @@ def name_color(bgr: np.ndarray) -> str:
     return "pink"
 
 
-def die_color(frame: np.ndarray, box: tuple[float, float, float, float],
-              gains: np.ndarray | None = None) -> str:
-    """Colour name of the die whose top face is `box` in `frame`."""
+def face_colour(frame: np.ndarray, box: tuple[float, float, float, float],
+                gains: np.ndarray) -> np.ndarray | None:
+    """The measured body colour (BGR, white-balanced) of the die whose top face is `box`,
+    None when the box holds no pixel of the frame."""
     x1, y1, x2, y2 = (int(round(v)) for v in box)
     crop = frame[max(0, y1):max(y1 + 1, y2), max(0, x1):max(x1 + 1, x2)]
     if crop.size == 0:
-        return "unknown"
-    g = white_balance_gains(frame) if gains is None else gains
-    return name_color(np.median(body_pixels(crop), 0) * g)
+        return None
+    return np.median(body_pixels(crop), 0) * gains
+
+
+def die_color(frame: np.ndarray, box: tuple[float, float, float, float],
+              gains: np.ndarray | None = None) -> str:
+    """Colour name of the die whose top face is `box` in `frame`."""
+    c = face_colour(frame, box, white_balance_gains(frame) if gains is None else gains)
+    return "unknown" if c is None else name_color(c)

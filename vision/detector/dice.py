@@ -11,12 +11,12 @@ from typing import Literal
 import numpy as np
 
 from vision.detector.classes import DIE_CLASSES, die_value
-from vision.detector.color import die_color, white_balance_gains
-from vision.detector.die_crop import square_crop
+from vision.detector.color import die_color, face_colour, white_balance_gains
+from vision.detector.die_crop import box_crop, square_crop
 from vision.detector.die_values import NO_DIE, DieValueModel, load_value_model
 from vision.detector.model import Detection, Detector, load_detector
 from vision.detector.pips import count_pips
-from vision.detector.profile import DiceProfile, face_colour
+from vision.detector.profile import DiceProfile
 from vision.detector.slicing import detect_sliced
 
 ValueSource = Literal["reader", "net", "pips", "auto"]
@@ -48,9 +48,9 @@ class DieReading:
                 "box": [round(v, 1) for v in self.box], "confidence": round(self.confidence, 3)}
 
 
-def _crop(frame: np.ndarray, box) -> np.ndarray:
-    x1, y1, x2, y2 = (int(round(v)) for v in box)
-    return frame[max(0, y1):max(0, y2), max(0, x1):max(0, x2)]
+def is_die(probs: np.ndarray) -> bool:
+    """False when the classifier calls the box "no die" surely enough to drop it."""
+    return bool(probs[NO_DIE] < NOT_A_DIE)
 
 
 def decide(probs: np.ndarray, pip: int | None) -> int | None:
@@ -87,17 +87,18 @@ def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float =
     classes = set(DIE_CLASSES)
     dets: list[Detection] = (detect_sliced(det, frame, conf=conf, classes=classes) if sliced
                              else det.detect(frame, conf=conf, classes=classes))
-    model = value_model or (load_value_model() if value_source == "reader" else None)
+    # Only the "reader" source reads values with the classifier; the others never pay for it.
+    model = (value_model or load_value_model()) if value_source == "reader" else None
     probs = (model.probabilities([square_crop(frame, d.box) for d in dets], profile) if model is not None
              else np.zeros((len(dets), 7), np.float32))
     gains = white_balance_gains(frame)
     out = []
     for d, p in zip(dets, probs):
         net = die_value(d.cls) or 0
-        pip = count_pips(_crop(frame, d.box))
+        pip = count_pips(box_crop(frame, d.box))
         crop_v = int(np.argmax(p[1:])) + 1 if model is not None else None
-        if value_source == "reader" and model is not None:
-            if p[NO_DIE] >= NOT_A_DIE:
+        if model is not None:
+            if not is_die(p):
                 continue
             value: int | None = decide(p, pip)
         else:

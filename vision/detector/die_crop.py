@@ -42,6 +42,12 @@ def square_crop(frame: np.ndarray, box: tuple[float, float, float, float], size:
     return cv2.warpAffine(frame, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
 
 
+def box_crop(frame: np.ndarray, box) -> np.ndarray:
+    """The frame's pixels inside `box` (rounded, clipped), as the pip counter reads them."""
+    x1, y1, x2, y2 = (int(round(v)) for v in box)
+    return frame[max(0, y1):max(0, y2), max(0, x1):max(0, x2)]
+
+
 def jitter_box(rng: np.random.Generator, box, shift: float = 0.08, lo: float = 0.85, hi: float = 1.2):
     """A square box near `box`, off-centre and off-size the way the detector's boxes are."""
     x1, y1, x2, y2 = box

@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detector.color import body_pixels, name_color
+from vision.detector.color import name_color
 
 PROFILE_FORMAT = 1
 COLOUR_REACH = 30.0  # Lab distance beyond which a taught colour does not name a die
@@ -37,15 +37,6 @@ def lab(bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(np.shape(bgr))
 
 
-def face_colour(frame: np.ndarray, box, gains: np.ndarray) -> np.ndarray:
-    """The measured body colour (BGR, white-balanced) of the die whose top face is `box`."""
-    x1, y1, x2, y2 = (int(round(v)) for v in box)
-    crop = frame[max(0, y1):max(y1 + 1, y2), max(0, x1):max(x1 + 1, x2)]
-    if crop.size == 0:
-        return np.zeros(3, np.float32)
-    return np.median(body_pixels(crop), 0) * gains
-
-
 @dataclass
 class DiceProfile:
     """What was taught. head: (W 7x64, b 7) or None when the taught head did not help."""
@@ -62,8 +53,10 @@ class DiceProfile:
         w, b = self.head
         return features @ w.T + b
 
-    def colour_name(self, bgr: np.ndarray) -> str:
-        """The nearest taught colour within reach, else the generic name."""
+    def colour_name(self, bgr: np.ndarray | None) -> str:
+        """The nearest taught colour within reach, else the generic name ("unknown": no colour)."""
+        if bgr is None:
+            return "unknown"
         if self.colours:
             here = lab(bgr)
             names = list(self.colours)
