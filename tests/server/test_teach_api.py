@@ -232,15 +232,20 @@ def test_a_taught_profile_is_saved_owner_only_and_used_by_the_reader_now_and_aft
     again.state.tables.store.close()
 
 
+def _learn_from_two_photos(client: TestClient, app) -> dict:
+    """Upload two photos, say every die's value, learn, wait: the page's "learn" state."""
+    for path in DICE_PHOTOS[:2]:
+        say_every_value(client, upload(client, path).json())
+    client.post("/api/teach/learn")
+    app.state.teaching.wait()
+    return client.get("/api/teach").json()["learn"]
+
+
 def test_teaching_that_does_not_help_keeps_the_reader_in_use_and_says_so(tmp_path, value_model, monkeypatch):
     monkeypatch.setattr(teaching, "teach", lambda photos, det, model, progress=None: _taught(model.digest, "shipped", False))
     app = create_app(tmp_path / "t.sqlite", detector=False)
     with TestClient(base_url=LOCAL, app=app) as client:
-        for path in DICE_PHOTOS[:2]:
-            say_every_value(client, upload(client, path).json())
-        client.post("/api/teach/learn")
-        app.state.teaching.wait()
-        result = client.get("/api/teach").json()["learn"]["result"]
+        result = _learn_from_two_photos(client, app)["result"]
         assert result["kept"] == "shipped" and not result["activated"]
         assert result["message"].startswith("Kept the shipped reader")
         assert app.state.profiles.get() is None and not app.state.teaching.profile_file.exists()
@@ -253,11 +258,7 @@ def test_a_failed_learning_ends_in_words(tmp_path, value_model, monkeypatch):
     monkeypatch.setattr(teaching, "teach", refuse)
     app = create_app(tmp_path / "t.sqlite", detector=False)
     with TestClient(base_url=LOCAL, app=app) as client:
-        for path in DICE_PHOTOS[:2]:
-            say_every_value(client, upload(client, path).json())
-        client.post("/api/teach/learn")
-        app.state.teaching.wait()
-        learn = client.get("/api/teach").json()["learn"]
+        learn = _learn_from_two_photos(client, app)
         assert learn["state"] == "failed" and "too few dice" in learn["message"]
 
 
