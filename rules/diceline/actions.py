@@ -204,10 +204,11 @@ def place_options(state: DicelineState, who: int) -> list[Place]:
     """Every legal placement for the player."""
     player = state.players[who]
     out: list[Place] = []
+    named = D.dice_named(player)  # once, not per space: legal move listing is the rollouts' hot loop
     for sp in spaces_for(len(state.players)):
         if sp.name in state.spaces:
             continue
-        for colour, value, slot in D.dice_named(player):
+        for colour, value, slot in named:
             if colour != sp.colour or not sp.low <= value <= sp.high:
                 continue
             try:
@@ -215,12 +216,14 @@ def place_options(state: DicelineState, who: int) -> list[Place]:
             except IllegalMove:
                 continue
             head = (colour, value, sp.name)
-            after = _without(player, slot)
             if sp.action in (MARKER, "score 2", "steps 3"):
                 out.append(Place(*head))
-            elif sp.action == LAYOUT:
+                continue
+            if sp.action == LAYOUT:
                 out += [Place(*head, TakeLayout(t)) for t in dict.fromkeys(state.layout_display)]
-            elif sp.action == BONUS:
+                continue
+            after = _without(player, slot)
+            if sp.action == BONUS:
                 out += [Place(*head, TakeBonus(k, c)) for k in dict.fromkeys(state.bonus_display)
                         for c in open_bonus_spaces(after, value)]
             else:

@@ -1,6 +1,11 @@
 """Strength benchmark of the Diceline advisor (a runnable module, not a test).
 
-    python -m rules.diceline.advisor_bench --games 200 --iterations 50 200 --opponents random greedy
+    python -m rules.diceline.advisor_bench --games 200 --iterations 60 --opponents random greedy \
+        --out models/eval/advisor_bench.jsonl
+
+With `--out`, every finished game is appended to a JSON-lines file and games already there are
+skipped, so a long run stopped part-way (or moved to another machine) resumes where it stopped;
+the summary is printed from the file. `--summary FILE` only prints it.
 
 One seat is played by the advisor (the seat rotates with the game number), the other three by
 random or greedy players (rules.diceline.policies). For comparison, the same games (same chance
@@ -14,10 +19,12 @@ means "one core" only on an idle one.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from rules.diceline.advisor import advise, margin
 from rules.diceline.engine import DicelineEngine
@@ -120,6 +127,67 @@ def time_budgets(engine: DicelineEngine, budgets: list[int], count: int, seed: i
               f" (max {max(cpu):.3f} s)", flush=True)
 
 
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished benchmark game, as a line of the `--out` file."""
+
+    label: str
+    opponents: str
+    seed: int
+    game: int
+    win: bool
+    margin: int
+    advice_wall: list[float]
+    advice_cpu: list[float]
+
+
+def load_records(path: Path) -> list[GameRecord]:
+    """The games already in `path` (none when it does not exist). A torn last line (the run was
+    killed while writing it) is skipped, so that game is played again."""
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text().splitlines():
+        try:
+            out.append(GameRecord(**json.loads(line)))
+        except (ValueError, TypeError):
+            continue
+    return out
+
+
+def summarise(records: list[GameRecord]) -> list[str]:
+    """One line per (seat player, opponents), in the order they first appear."""
+    rows: dict[tuple[str, str], Result] = {}
+    for r in records:
+        res = rows.setdefault((r.label, r.opponents), Result(r.label, r.opponents))
+        res.wins += r.win
+        res.margins.append(r.margin)
+        res.advice_times += r.advice_wall
+        res.advice_cpu += r.advice_cpu
+    return [res.line() for res in rows.values()]
+
+
+def play_logged(engine: DicelineEngine, label: str, opponents: str, seat_player: Policy | int, games: int,
+                seed: int, out: Path | None, done: set[tuple[str, str, int, int]]) -> Result:
+    """Play games 0..games-1 not already in `done`, appending each to `out` as it finishes."""
+    res = Result(label, opponents)
+    for g in range(games):
+        if (label, opponents, seed, g) in done:
+            continue
+        one = Result(label, opponents)
+        play_game(engine, g, seed, seat_player, POLICIES[opponents], one)
+        if out is not None:
+            rec = GameRecord(label, opponents, seed, g, bool(one.wins), one.margins[0],
+                             [round(t, 4) for t in one.advice_times], [round(t, 4) for t in one.advice_cpu])
+            with out.open("a") as f:
+                f.write(json.dumps(asdict(rec)) + "\n")
+        res.wins += one.wins
+        res.margins += one.margins
+        res.advice_times += one.advice_times
+        res.advice_cpu += one.advice_cpu
+    return res
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=20)
@@ -129,22 +197,29 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-baselines", action="store_true", help="skip the greedy/random seat baselines")
     ap.add_argument("--timing", type=int, default=0, metavar="N",
                     help="only time the advice at each budget on N sampled positions (no games)")
+    ap.add_argument("--out", type=Path, help="append each finished game here (JSON lines) and resume from it")
+    ap.add_argument("--summary", type=Path, metavar="FILE", help="only print the summary of a --out file")
     args = ap.parse_args(argv)
+    if args.summary:
+        print("\n".join(summarise(load_records(args.summary))))
+        return
     engine = DicelineEngine()
     if args.timing:
         time_budgets(engine, args.iterations, args.timing, args.seed)
         return
+    done = {(r.label, r.opponents, r.seed, r.game) for r in load_records(args.out)} if args.out else set()
     print(f"Diceline advisor benchmark: {args.games} four-player games per row, seed {args.seed}", flush=True)
     for opp in args.opponents:
         seats: list[tuple[str, Policy | int]] = [(f"advisor {b} rollouts", b) for b in args.iterations]
         if not args.no_baselines:
             seats += [("greedy (baseline)", POLICIES["greedy"]), ("random (baseline)", POLICIES["random"])]
         for label, seat_player in seats:
-            res = Result(label, opp)
-            for g in range(args.games):
-                play_game(engine, g, args.seed, seat_player, POLICIES[opp], res)
-            print(res.line(), flush=True)
-
+            res = play_logged(engine, label, opp, seat_player, args.games, args.seed, args.out, done)
+            if res.margins:
+                print(res.line(), flush=True)
+    if args.out:
+        print("all games in", args.out)
+        print("\n".join(summarise(load_records(args.out))))
 
 if __name__ == "__main__":
     main()
