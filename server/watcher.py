@@ -41,6 +41,7 @@ class TableWatcher:
         self.detail = ""
         self.last_view: dict | None = None
         self.applied = 0
+        self.reads = 0  # frames the reader ran on (the rest were hands or an unchanged, settled table)
         self.calibration = None  # vision.calibration.Calibration for board readers, set by the API
         # The server's dice profile (server.dice_profile.ProfileSlot): in every ReadContext, so a
         # taught profile reaches the hands-free readers as soon as it is active.
@@ -100,6 +101,7 @@ class TableWatcher:
         context = ReadContext(self.detector(), self.calibration, tuple(record.players),
                               None if self.profiles is None else self.profiles.get())
         step = pipeline.step(frame, context, match.engine, match.state)
+        self.reads += step.read
         if step.hand:
             self._set(tid, "hand", "a hand is over the table: not reading")
             return step.picture

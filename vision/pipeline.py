@@ -10,6 +10,12 @@ to `engine.apply` there is this function and `server.watcher.TableWatcher.proces
 A game's reader (`vision.games.<game>.reader`) follows the `Reader` protocol: it reads one
 frame into that game's TableView ("unsure is None, never a guess") and says how its fields
 settle (`settle`).
+
+A table changes a few times a minute, not 30 times a second, so the reader (the costly part:
+slicing, crop classifiers) runs only while something may still be settling: once a reading is
+wholly sure and stable, later frames that show the same table (`ChangeGate`) reuse it instead
+of reading again, until the picture changes. Until then every frame is read exactly as before,
+so what settles, and when, is unchanged.
 """
 from __future__ import annotations
 
@@ -24,7 +30,7 @@ from rules.core.reconcile import Reconciliation, reconcile
 from vision.calibration import Calibration
 from vision.detector import annotate
 from vision.hands import HandDetector
-from vision.stability import Stabilizer
+from vision.stability import Stabilizer, has_unknown
 
 # "whole": the view counts only when all of it is the same over several frames.
 # "per_field": each top-level field settles on its own (vision.stability.Stabilizer.per_field),
@@ -59,6 +65,47 @@ class Reader(Protocol):
         """The TableView of `frame`; a field the reader is unsure of is None."""
 
 
+@dataclass
+class ChangeGate:
+    """A cheap "has the table changed?" check against a reference picture.
+
+    Compares a blurred half-size grey copy of each frame with the copy kept by `keep`: the table
+    has changed when at least `pixels` of its pixels differ by more than `level` grey levels,
+    after both are scaled to the same mean brightness (a webcam's exposure and a lamp's flicker
+    brighten the whole picture, which is not a change on the table).
+    One pixel at half size is a 2 x 2 patch of the frame, so a moved die (hundreds of pixels) or
+    a pip turned up counts, while sensor noise (flattened by the blur) does not. The reference
+    is the picture of when the view settled, not the previous frame: a slow drift adds up.
+    """
+
+    level: int = 24
+    pixels: int = 6
+    _ref: np.ndarray | None = None
+
+    @staticmethod
+    def _small(frame: np.ndarray) -> np.ndarray:
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        small = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        small = cv2.GaussianBlur(small, (3, 3), 0).astype(np.float32)
+        return small * (128.0 / max(1.0, float(small.mean())))
+
+    def keep(self, frame: np.ndarray) -> None:
+        """Take `frame` as the picture later frames are compared with."""
+        self._ref = self._small(frame)
+
+    def forget(self) -> None:
+        self._ref = None
+
+    def same(self, frame: np.ndarray) -> bool:
+        """True when a reference is kept and `frame` shows the same table as it."""
+        if self._ref is None:
+            return False
+        small = self._small(frame)
+        if small.shape != self._ref.shape:
+            return False
+        return int(np.count_nonzero(cv2.absdiff(small, self._ref) > self.level)) < self.pixels
+
+
 @dataclass(frozen=True)
 class FrameStep:
     """What one frame did: the picture to show, and what was read and concluded."""
@@ -68,16 +115,23 @@ class FrameStep:
     seen: dict | None = None  # this frame's reading
     stable: dict | None = None  # the view that became stable with this frame, if one did
     result: Reconciliation | None = None  # what the stable view means for the game
+    read: bool = False  # the reader ran on this frame (False: a hand, or the settled reading reused)
 
 
 @dataclass
 class FramePipeline:
-    """The frame path for one table; keeps the hand detector's and the stabiliser's memory."""
+    """The frame path for one table; keeps the hand detector's, the stabiliser's and the gate's memory."""
 
     reader: Reader
     required: int = 5  # frames a view must hold to count
+    gate: ChangeGate | None = field(default_factory=ChangeGate)  # None: read every frame
+    # A settled view with unknown (None) fields is read again every `recheck` frames of an
+    # unchanged table, so noise can still resolve them; a wholly sure one is not read again.
+    recheck: int = 1
     _hands: HandDetector = field(default_factory=HandDetector, init=False)
     _stable: Stabilizer = field(init=False)
+    _settled: Reading | None = field(default=None, init=False)  # stable, while the table holds
+    _reused: int = field(default=0, init=False)  # frames the settled reading was reused since it was read
 
     def __post_init__(self) -> None:
         self._stable = Stabilizer(self.required, per_field=self.reader.settle == "per_field")
@@ -86,12 +140,32 @@ class FramePipeline:
         """Read one frame against the game in `state`; see the module doc for the order."""
         if self._hands(frame):
             self._stable.feed(None)  # what is under the hand may be changing
+            self._unsettle()
             return FrameStep(banner(frame.copy(), "hand over the table: not reading"), hand=True)
+        if self._settled is not None and self.gate is not None and self.gate.same(frame) and \
+                (self._reused + 1 < self.recheck or not has_unknown(self._settled.view)):
+            # Nothing new to read: the last reading has settled and the table has not changed.
+            # (Re-reading it would only feed the stabiliser a view it has already handed on.)
+            self._reused += 1
+            reading = self._settled
+            picture = annotate(frame, reading.drawables) if reading.drawables is not None else frame
+            return FrameStep(picture, hand=False, seen=reading.view)
         reading = self.reader.read(frame, context)
         stable = self._stable.feed(reading.view)
         result = reconcile(engine, state, stable) if stable is not None else None
+        if self.gate is not None and self._stable.holds(reading.view):
+            if self._settled is None or not self.gate.same(frame):
+                self.gate.keep(frame)
+            self._settled, self._reused = reading, 0
+        else:
+            self._unsettle()
         picture = annotate(frame, reading.drawables) if reading.drawables is not None else frame
-        return FrameStep(picture, hand=False, seen=reading.view, stable=stable, result=result)
+        return FrameStep(picture, hand=False, seen=reading.view, stable=stable, result=result, read=True)
+
+    def _unsettle(self) -> None:
+        self._settled = None
+        if self.gate is not None:
+            self.gate.forget()
 
 
 def banner(frame: np.ndarray, text: str) -> np.ndarray:

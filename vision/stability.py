@@ -77,9 +77,29 @@ class Stabilizer:
         self._emitted = key
         return stable
 
+    def holds(self, view: Any) -> bool:
+        """True when `view` is what this stabiliser has already handed on: feeding it again
+        could change nothing (unknown fields aside) until the table changes."""
+        if view is None or self._emitted is None:
+            return False
+        if self.per_field and isinstance(view, dict):
+            return _key(view) == self._emitted
+        return _key(view) == self._emitted == self._candidate
+
     def reset(self) -> None:
         """Forget what was emitted (after an undo, the same view must count again)."""
         self._emitted, self._candidate, self._candidate_view, self._count, self._fields = None, None, None, 0, {}
+
+
+def has_unknown(view: Any) -> bool:
+    """True when some field (at any depth) of `view` is None."""
+    if view is None:
+        return True
+    if isinstance(view, dict):
+        return any(has_unknown(v) for v in view.values())
+    if isinstance(view, (list, tuple)):
+        return any(has_unknown(v) for v in view)
+    return False
 
 
 def less_sure(view: Any, than: Any) -> bool:

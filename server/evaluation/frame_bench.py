@@ -2,6 +2,11 @@
 
 The same `TableWatcher.process` the live server runs, on each game's scripted footage, with
 the detector's annotation of the picture (`onnxruntime`) timed beside it when a model is installed.
+
+The reader runs only until the table has settled (vision.pipeline.ChangeGate), so the median
+frame costs what a frame does while the table holds still, and the p90 what a read costs. The
+`hold` of the footage sets the pace of the game: how many frames each state of the table lies
+still (the scripts' own holds are a second or two; a real table changes a few times a minute).
 """
 from __future__ import annotations
 
@@ -33,33 +38,39 @@ class FrameTiming:
     size: tuple[int, int]
     median_ms: float
     p90_ms: float
+    mean_ms: float = 0.0  # CPU per frame, averaged over every frame of the footage
+    read_share: float = 1.0  # frames the reader ran on / frames
+
+    def core_share(self, fps: float) -> float:
+        """The share of one core the table costs at `fps` camera frames per second."""
+        return self.mean_ms * fps / 1000.0
 
     @property
     def fps(self) -> float:
         return 1000.0 / self.median_ms if self.median_ms else float("inf")
 
 
-def footage(game: str, seed: int, n: int) -> tuple[list[str], list[np.ndarray], object]:
-    """Players, `n` frames and the calibration of a game's scripted footage."""
+def footage(game: str, seed: int, n: int, hold: int | None = None) -> tuple[list[str], list[np.ndarray], object]:
+    """Players, `n` frames and the calibration of a game's scripted footage (`hold`: frames each
+    state of the table lies still; None: the script's own)."""
+    pace = {} if hold is None else {"hold": hold}
     if game == "quarx":
-
-        script = quarx_script(seed, rounds=2, names=["Ann", "Ben"], number_cards=True)
+        script = quarx_script(seed, rounds=2, names=["Ann", "Ben"], number_cards=True, **pace)
         return ["Ann", "Ben"], render_quarx_footage(script, seed)[:n], None
     if game == "ubongo":
-
-        script = ubongo_script(seed, ["Ann", "Ben"], rounds=1)
+        script = ubongo_script(seed, ["Ann", "Ben"], rounds=1, **pace)
         f = render_ubongo_footage(script, seed)
         return ["Ann", "Ben"], f.frames[:n], f.calibration
     if game == "diceline":
-
-        script = diceline_script(seed, max_moves=12)
+        script = diceline_script(seed, max_moves=12, **pace)
         return script.players, list(islice(render_footage(script, seed), n)), None
     raise ValueError(f"no footage for {game}")
 
 
-def time_game(game: str, seed: int = 1, n: int = 40, detector_loader=None) -> FrameTiming:
-    """Median and p90 ms of `TableWatcher.process` over `n` frames of the game's footage."""
-    players, frames, calibration = footage(game, seed, n)
+def time_game(game: str, seed: int = 1, n: int = 40, detector_loader=None, hold: int | None = None) -> FrameTiming:
+    """Median, p90 and mean ms of `TableWatcher.process` over `n` frames of the game's footage,
+    and the share of frames the reader ran on."""
+    players, frames, calibration = footage(game, seed, n, hold)
     with tempfile.TemporaryDirectory() as tmp:
         store = EventStore(Path(tmp) / "events.sqlite")
         svc = TableService(store)
@@ -69,12 +80,12 @@ def time_game(game: str, seed: int = 1, n: int = 40, detector_loader=None) -> Fr
         watcher.watch(tid)
         times = []
         for frame in frames:
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             watcher.process(frame)
-            times.append((time.perf_counter() - t0) * 1000)
+            times.append((time.process_time() - t0) * 1000)
         store.close()
     h, w = frames[0].shape[:2]
-    return _summary(game, times, (w, h))
+    return _summary(game, times, (w, h), watcher.reads / max(1, len(frames)))
 
 
 def time_detector(n: int = 40) -> FrameTiming | None:
@@ -93,6 +104,7 @@ def time_detector(n: int = 40) -> FrameTiming | None:
     return _summary("detector (any game, unwatched)", times, (640, 480))
 
 
-def _summary(name: str, times: list[float], size: tuple[int, int]) -> FrameTiming:
+def _summary(name: str, times: list[float], size: tuple[int, int], read_share: float = 1.0) -> FrameTiming:
     ordered = sorted(times)
-    return FrameTiming(name, len(ordered), size, statistics.median(ordered), ordered[int(0.9 * (len(ordered) - 1))])
+    return FrameTiming(name, len(ordered), size, statistics.median(ordered), ordered[int(0.9 * (len(ordered) - 1))],
+                       statistics.fmean(ordered), read_share)

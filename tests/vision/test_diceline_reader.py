@@ -81,26 +81,26 @@ def test_layout_cells_do_not_overlap():
             assert abs(a.x - b.x) >= (a.size + b.size) / 2 - 1e-6 or abs(a.y - b.y) >= (a.size + b.size) / 2 - 1e-6
 
 
-def test_a_detector_that_disagrees_leaves_the_die_unread():
-    from vision.detector import Detection
+def _dice_read(view: dict) -> int:
+    n = sum(1 for r in view["selection"] if r for x in r if x is not None)
+    n += sum(1 for x in view["spaces"].values() if x and x[1] is not None)
+    return n + sum(1 for p in view["players"].values() for x in p["dice"] if x and x[1] is not None)
 
-    rng = np.random.default_rng(11)
+
+def test_the_die_reader_reads_dice_the_cell_reader_cannot_and_never_wrongly(monkeypatch):
+    # Ivory grey dice and dark pips on every die: a set that is not the game's. The cell reader
+    # looks for coloured bodies with light pips and reads none of them; the one die reader
+    # (detector, crop classifier, pip counter) is merged in per cell (dice_on_mat).
+    from vision.detector import load_detector
+    from vision.synth import diceline_render
+
+    monkeypatch.setattr(diceline_render, "DIE_BODY", dict(diceline_render.DIE_BODY, grey=(200, 225, 235)))
+    monkeypatch.setattr(diceline_render, "DIE_PIP", (30, 30, 30))
+    rng = np.random.default_rng(100)
     view = random_contents(rng)
-    cam = camera(30, rng)
-    img = render_view(view, SEATS, cam, rng)
-    layout = mat_layout()
-    cell = next(c for r, row in zip(layout.selection, view["selection"]) if row for c in r)
-    row = next(row for row in view["selection"] if row)
-    u, v = cam.project(np.array([[cell.x, cell.y, 16.0]]))[0]
-    wrong = 1 + row[0] % 6  # not the value lying there
-
-    class Net:
-        def detect(self, frame):
-            return [Detection(f"die_{wrong}", (u - 9, v - 9, u + 9, v + 9), 0.9)]
-
+    img = render_view(view, SEATS, camera(30, rng), rng)
     plain = read_diceline(img, None, players=SEATS).view
-    checked = read_diceline(img, Net(), players=SEATS).view
-    r = layout.selection.index(next(rr for rr in layout.selection if cell in rr))
-    assert plain["selection"][r][0] == row[0]
-    assert checked["selection"][r] is None or checked["selection"][r][0] is None  # unread, not guessed
-    assert view_matches(view, checked)
+    both = read_diceline(img, load_detector(), players=SEATS).view
+    assert _dice_read(plain) == 0
+    assert _dice_read(both) >= 5  # 9 of 29 when written: the detector misses small dice (MODEL_CARD.md)
+    assert view_matches(view, both)  # none of them wrong

@@ -16,7 +16,10 @@ from rules.diceline.actions import spaces_for
 from rules.diceline.board import LETTER
 from rules.diceline.components import DICE_BY_PLAYERS
 from vision.calibration import Calibration
+from vision.detector.dice import read_dice
+from vision.detector.profile import DiceProfile
 from vision.games.diceline.cells import PPM, WINDOW, DieRead, read_die, read_layout, read_tile
+from vision.games.diceline.dice_on_mat import merge
 from vision.games.diceline.geometry import mat_pose, paper_model
 from vision.games.diceline.spec import LAYOUT_PITCH, PAPER_SPOTS, TILE_PITCH, mat_layout
 from vision.pipeline import ReadContext, Reading, Settling
@@ -34,10 +37,13 @@ class MatReading:
     confidence: dict[str, float] = field(default_factory=dict)
 
 
-def read_cells(frame: np.ndarray, calibration: Calibration | None = None, seats: int = 4, detector=None) -> MatReading:
+def read_cells(frame: np.ndarray, calibration: Calibration | None = None, seats: int = 4, detector=None,
+               profile: DiceProfile | None = None) -> MatReading:
     """Read the die and tile cells in play with `seats` players; ValueError when the mat is not found.
 
-    With a detector, a die whose pips the network reads otherwise is left unread (a check, not a vote)."""
+    With a detector, the one die reader (vision.detector.read_dice, with the taught `profile`)
+    reads the dice too and is merged in per cell (vision.games.diceline.dice_on_mat): it adds
+    dice the cell reader cannot see and makes a die the two read differently unsure."""
     pose = mat_pose(frame, calibration)
     paper = paper_model(frame, pose, PAPER_SPOTS)
     layout = mat_layout().for_players(seats)
@@ -54,7 +60,9 @@ def read_cells(frame: np.ndarray, calibration: Calibration | None = None, seats:
         out.layouts[cell.name] = read_layout(pose.warp(frame, pose.table, cell.x, cell.y, LAYOUT_PITCH, PPM),
                                              paper(cell.x, cell.y))
     if detector is not None:
-        _check_with_detector(frame, detector, pose, layout, out)
+        readings = read_dice(frame, detector, profile=profile)
+        out.dice = merge(out.dice, readings, np.linalg.inv(pose.tops), layout.die_cells())
+        out.confidence.update({name: d.confidence for name, d in out.dice.items()})
     return out
 
 
@@ -64,15 +72,16 @@ class DicelineReader:
     settle: Settling = "whole"
 
     def read(self, frame: np.ndarray, context: ReadContext) -> Reading:
-        return read_diceline(frame, context.detector, context.calibration, list(context.players) or None)
+        return read_diceline(frame, context.detector, context.calibration, list(context.players) or None,
+                             context.profile)
 
 
 def read_diceline(frame: np.ndarray, detector=None, calibration: Calibration | None = None,
-                  players: list[str] | None = None) -> Reading:
+                  players: list[str] | None = None, profile: DiceProfile | None = None) -> Reading:
     """The Diceline TableView of `frame`; players are named in seat order (board 1 = players[0])."""
     names = list(players or DEFAULT_PLAYERS)
     try:
-        cells = read_cells(frame, calibration, len(names), detector)
+        cells = read_cells(frame, calibration, len(names), detector, profile)
     except ValueError:  # no mat in view: nothing is read, so nothing can match wrongly
         return Reading({})
     layout = mat_layout()
@@ -114,28 +123,6 @@ def _tile_entry(look: str | None) -> str | None:
     if look is None or look == "back":
         return None
     return look if look == "" else LETTER[look]
-
-
-def _check_with_detector(frame: np.ndarray, detector, pose, layout, out: MatReading) -> None:
-    """Leave unread every die whose value the network (die_1..die_6 boxes) reads otherwise."""
-    try:
-        found = detector.detect(frame)
-    except Exception:  # a missing or failing model must never stop the classical reading
-        return
-    to_mat = np.linalg.inv(pose.tops)
-    cells = layout.die_cells()
-    for det in found:
-        if not det.cls.startswith("die_") or not det.cls[4:].isdigit():
-            continue
-        x1, y1, x2, y2 = det.box
-        p = to_mat @ np.array([(x1 + x2) / 2, (y1 + y2) / 2, 1.0])  # a die box's middle: near its top face
-        x, y = p[:2] / p[2]
-        cell = min(cells, key=lambda c: (c.x - x) ** 2 + (c.y - y) ** 2)
-        got = out.dice[cell.name]
-        if abs(cell.x - x) < cell.size / 2 and abs(cell.y - y) < cell.size / 2 and got.present \
-                and got.value != int(det.cls[4:]):
-            out.dice[cell.name] = DieRead(False, got.colour, None, 0.0, seen=True)
-            out.confidence[cell.name] = 0.0
 
 
 def readable(view: dict) -> dict:

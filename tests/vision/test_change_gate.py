@@ -1,0 +1,66 @@
+"""Reading when the table settles, not on every frame (vision.pipeline.ChangeGate, FramePipeline)."""
+from __future__ import annotations
+
+import numpy as np
+
+from rules.registry import engine_for
+from vision.pipeline import ChangeGate, FramePipeline, ReadContext, Reading
+
+
+def table(die_at: int = 100, seed: int = 0, gain: float = 1.0) -> np.ndarray:
+    """A grey table with one 30 px die, sensor noise and a global exposure gain."""
+    rng = np.random.default_rng(seed)
+    img = np.full((240, 320, 3), 120.0)
+    img[100:130, die_at:die_at + 30] = 230.0
+    img = img * gain + rng.normal(0, 2.0, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def test_noise_and_exposure_are_no_change_but_a_moved_die_is():
+    gate = ChangeGate()
+    assert not gate.same(table())  # nothing kept yet
+    gate.keep(table())
+    assert gate.same(table(seed=1)) and gate.same(table(seed=2, gain=1.08))
+    assert not gate.same(table(die_at=140, seed=3))
+    gate.forget()
+    assert not gate.same(table())
+
+
+class Counting:
+    """A reader that reads the die's position (or None for its `unsure` field) and counts its calls."""
+
+    settle = "whole"
+
+    def __init__(self, unsure: bool = False):
+        self.calls, self.unsure = 0, unsure
+
+    def read(self, frame: np.ndarray, context: ReadContext) -> Reading:
+        self.calls += 1
+        x = int(np.argmax(frame[115, :, 0] > 200))
+        return Reading({"die": x // 10, "other": None if self.unsure else 1})
+
+
+def run(reader: Counting, frames: list[np.ndarray], gate: ChangeGate | None) -> list:
+    engine = engine_for("quarx")
+    state = engine.initial_state(["Ann", "Ben"], {})
+    pipe = FramePipeline(reader, required=3, gate=gate)
+    pipe._hands = lambda frame: False  # these synthetic frames are no test of the hand check
+    return [pipe.step(f, ReadContext(), engine, state) for f in frames]
+
+
+def test_a_settled_table_is_not_read_again_until_it_changes():
+    frames = [table(seed=i) for i in range(10)] + [table(die_at=160, seed=10 + i) for i in range(10)]
+    gated, every = Counting(), Counting()
+    with_gate, without = run(gated, frames, ChangeGate()), run(every, frames, None)
+    assert every.calls == 20
+    assert gated.calls == 6  # three reads to settle before the move and three after it
+    # What settles, and when, is the same as reading every frame:
+    assert [s.stable for s in with_gate] == [s.stable for s in without]
+    assert [s.seen for s in with_gate] == [s.seen for s in without]
+    assert [s.read for s in with_gate] == [True] * 3 + [False] * 7 + [True] * 3 + [False] * 7
+
+
+def test_a_view_with_unknown_fields_keeps_being_read():
+    reader = Counting(unsure=True)
+    run(reader, [table(seed=i) for i in range(8)], ChangeGate())
+    assert reader.calls == 8
