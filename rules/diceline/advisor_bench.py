@@ -168,11 +168,12 @@ def summarise(records: list[GameRecord]) -> list[str]:
 
 
 def play_logged(engine: DicelineEngine, label: str, opponents: str, seat_player: Policy | int, games: int,
-                seed: int, out: Path | None, done: set[tuple[str, str, int, int]]) -> Result:
-    """Play games 0..games-1 not already in `done`, appending each to `out` as it finishes."""
+                seed: int, out: Path | None, done: set[tuple[str, str, int, int]], shard: tuple[int, int] = (0, 1)) -> Result:
+    """Play games 0..games-1 not already in `done` (only those with game % n == i for shard
+    (i, n)), appending each to `out` as it finishes."""
     res = Result(label, opponents)
     for g in range(games):
-        if (label, opponents, seed, g) in done:
+        if (label, opponents, seed, g) in done or g % shard[1] != shard[0]:
             continue
         one = Result(label, opponents)
         play_game(engine, g, seed, seat_player, POLICIES[opponents], one)
@@ -199,6 +200,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="only time the advice at each budget on N sampled positions (no games)")
     ap.add_argument("--out", type=Path, help="append each finished game here (JSON lines) and resume from it")
     ap.add_argument("--summary", type=Path, metavar="FILE", help="only print the summary of a --out file")
+    ap.add_argument("--shard", default="0/1", metavar="I/N",
+                    help="play only games g with g %% N == I (run N processes on one --out file to use N cores)")
     args = ap.parse_args(argv)
     if args.summary:
         print("\n".join(summarise(load_records(args.summary))))
@@ -207,6 +210,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.timing:
         time_budgets(engine, args.iterations, args.timing, args.seed)
         return
+    i, n = (int(x) for x in args.shard.split("/"))
+    if not 0 <= i < n:
+        ap.error("--shard is I/N with 0 <= I < N")
     done = {(r.label, r.opponents, r.seed, r.game) for r in load_records(args.out)} if args.out else set()
     print(f"Diceline advisor benchmark: {args.games} four-player games per row, seed {args.seed}", flush=True)
     for opp in args.opponents:
@@ -214,7 +220,7 @@ def main(argv: list[str] | None = None) -> None:
         if not args.no_baselines:
             seats += [("greedy (baseline)", POLICIES["greedy"]), ("random (baseline)", POLICIES["random"])]
         for label, seat_player in seats:
-            res = play_logged(engine, label, opp, seat_player, args.games, args.seed, args.out, done)
+            res = play_logged(engine, label, opp, seat_player, args.games, args.seed, args.out, done, (i, n))
             if res.margins:
                 print(res.line(), flush=True)
     if args.out:
