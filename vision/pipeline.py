@@ -60,6 +60,11 @@ class Reader(Protocol):
     """One game's camera reader."""
 
     settle: Settling
+    # While the table holds still and its view has settled with unknown (None) fields, read
+    # again every `reread` frames (1: every frame): a reader whose None means "unsure this
+    # time" (a card hidden by glare) needs the next frames; one whose None mostly means "empty"
+    # (a TableView cannot say empty) gains nothing from them.
+    reread: int
 
     def read(self, frame: np.ndarray, context: ReadContext) -> Reading:
         """The TableView of `frame`; a field the reader is unsure of is None."""
@@ -125,9 +130,6 @@ class FramePipeline:
     reader: Reader
     required: int = 5  # frames a view must hold to count
     gate: ChangeGate | None = field(default_factory=ChangeGate)  # None: read every frame
-    # A settled view with unknown (None) fields is read again every `recheck` frames of an
-    # unchanged table, so noise can still resolve them; a wholly sure one is not read again.
-    recheck: int = 1
     _hands: HandDetector = field(default_factory=HandDetector, init=False)
     _stable: Stabilizer = field(init=False)
     _settled: Reading | None = field(default=None, init=False)  # stable, while the table holds
@@ -143,7 +145,7 @@ class FramePipeline:
             self._unsettle()
             return FrameStep(banner(frame.copy(), "hand over the table: not reading"), hand=True)
         if self._settled is not None and self.gate is not None and self.gate.same(frame) and \
-                (self._reused + 1 < self.recheck or not has_unknown(self._settled.view)):
+                (self._reused + 1 < self.reader.reread or not has_unknown(self._settled.view)):
             # Nothing new to read: the last reading has settled and the table has not changed.
             # (Re-reading it would only feed the stabiliser a view it has already handed on.)
             self._reused += 1

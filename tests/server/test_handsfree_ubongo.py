@@ -28,6 +28,7 @@ def test_scripted_ubongo_game_is_read_by_the_camera(seed, tilt_deg):
 def test_moves_the_camera_misses_are_typed_and_counted_as_clicks(monkeypatch):
     class Blind:
         settle = "whole"
+        reread = 1
 
         def read(self, frame, context):
             return Reading(None)

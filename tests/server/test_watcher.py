@@ -35,6 +35,7 @@ class FakeReader:
     """Reads the table from the frame's first pixel (see frame_with)."""
 
     settle = "whole"
+    reread = 1
 
     def read(self, frame, context):
         return Reading(VIEWS[int(frame[0, 0, 0])], [])

@@ -31,8 +31,8 @@ class Counting:
 
     settle = "whole"
 
-    def __init__(self, unsure: bool = False):
-        self.calls, self.unsure = 0, unsure
+    def __init__(self, unsure: bool = False, reread: int = 1):
+        self.calls, self.unsure, self.reread = 0, unsure, reread
 
     def read(self, frame: np.ndarray, context: ReadContext) -> Reading:
         self.calls += 1
@@ -60,7 +60,9 @@ def test_a_settled_table_is_not_read_again_until_it_changes():
     assert [s.read for s in with_gate] == [True] * 3 + [False] * 7 + [True] * 3 + [False] * 7
 
 
-def test_a_view_with_unknown_fields_keeps_being_read():
-    reader = Counting(unsure=True)
-    run(reader, [table(seed=i) for i in range(8)], ChangeGate())
-    assert reader.calls == 8
+def test_a_view_with_unknown_fields_is_read_again_as_often_as_its_reader_asks():
+    every, third = Counting(unsure=True), Counting(unsure=True, reread=3)
+    run(every, [table(seed=i) for i in range(9)], ChangeGate())
+    steps = run(third, [table(seed=i) for i in range(9)], ChangeGate())
+    assert every.calls == 9
+    assert [s.read for s in steps] == [True] * 3 + [False, False, True] * 2

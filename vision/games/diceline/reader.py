@@ -70,6 +70,7 @@ class DicelineReader:
     """The Reader of a Diceline table on its printed mat (vision.pipeline)."""
 
     settle: Settling = "whole"
+    reread = 4  # None is mostly an empty space, which more frames cannot fill
 
     def read(self, frame: np.ndarray, context: ReadContext) -> Reading:
         return read_diceline(frame, context.detector, context.calibration, list(context.players) or None,

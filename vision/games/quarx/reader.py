@@ -22,6 +22,7 @@ class QuarxReader:
     # The sphere counts are often unsure while the players' piles are read on every frame:
     # each field settles on its own.
     settle: Settling = "per_field"
+    reread = 1  # a card unsure on one frame (noise, glare) is often sure on the next
 
     def read(self, frame: np.ndarray, context: ReadContext) -> Reading:
         return read_quarx(frame, context.detector)

@@ -372,6 +372,7 @@ class UbongoReader:
 
     config: UbongoConfig = field(default_factory=UbongoConfig)
     settle: Settling = "whole"
+    reread = 1  # every frame, as before: its views settle sure, so the gate rarely needs this
 
     def read(self, frame: np.ndarray, context: ReadContext) -> Reading:
         return read_ubongo(frame, context.detector, context.calibration, list(context.players) or None, self.config)
