@@ -45,11 +45,17 @@ class ReaderTally:
     value_confusion: dict = field(default_factory=lambda: defaultdict(lambda: defaultdict(int)))
     colour_confusion: dict = field(default_factory=lambda: defaultdict(lambda: defaultdict(int)))
     mistakes: list = field(default_factory=list)
+    # (classifier's value, its probability, the labelled value or None for no die) per answer:
+    # the precision-recall curves per value class (vision.training.reader_pictures).
+    scored: list = field(default_factory=list)
+    per_value: dict = field(default_factory=lambda: defaultdict(int))  # labelled dice per value
 
     def add(self, name: str, readings, labels: list[tuple[tuple, int, str | None, float]]) -> None:
         """labels: (box, value, colour or None, side in px)."""
         self.labels += len(labels)
         self.answers += len(readings)
+        for _, value, _, _ in labels:
+            self.per_value[value] += 1
         used_any = [False] * len(labels)
         used = [False] * len(labels)
         for r in sorted(readings, key=lambda r: -r.confidence):
@@ -64,6 +70,9 @@ class ReaderTally:
                 d = ((r.box[0] + r.box[2]) / 2 - cx) ** 2 + ((r.box[1] + r.box[3]) / 2 - cy) ** 2
                 if d < best_d:
                     best, best_d = i, d
+            truth = labels[best][1] if best >= 0 else None
+            if r.crop_value is not None:
+                self.scored.append((r.crop_value, r.crop_prob, truth))
             if best < 0:
                 if r.value is not None:
                     self.mistakes.append((name, r.box, "no die here", r.value))
