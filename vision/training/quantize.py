@@ -1,0 +1,76 @@
+"""Quantise the detector to 8 bits for the CPU (onnxruntime static quantisation).
+
+    python -m vision.training.quantize [--src models/detector_fp32.onnx] [--out models/detector.onnx]
+
+Weights per channel in int8, activations in uint8 (QOperator: the x86 kernels without VNNI are
+fast only for that pair), calibrated on the real-dice-webcam *train* photos (never the valid
+split). The detection head's last steps stay in float: its output holds box coordinates in
+pixels beside class scores in 0..1 in one tensor, and one 8-bit scale for both wipes out the
+scores (every box lost, measured). Its convolutions, but for the last one of each branch, are
+quantised. Measured in models/MODEL_CARD.md: 1.6-1.9x faster, the same real valid figures.
+"""
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+
+import cv2
+import onnx
+from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+from onnxruntime.quantization.shape_inference import quant_pre_process
+
+from vision.detector.model import Detector
+from vision.training import real_dice
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+HEAD = "/model.23/"  # the Detect head of the exported yolo11n graph
+
+
+class _Photos(CalibrationDataReader):
+    """The detector's own preprocessing of each calibration photo."""
+
+    def __init__(self, det: Detector, photos: list[Path]):
+        self._blobs = iter([{det.input_name: det.preprocess(cv2.imread(str(p)))[0]} for p in photos])
+
+    def get_next(self):
+        return next(self._blobs, None)
+
+
+def float_nodes(model: onnx.ModelProto) -> list[str]:
+    """The head's nodes kept in float: all but its convolutions, and each branch's last conv
+    (the one that writes the box or class values)."""
+    out = []
+    for node in model.graph.node:
+        if not node.name.startswith(HEAD):
+            continue
+        last_conv = node.op_type == "Conv" and node.name.split("/")[-2].endswith(".2")
+        if node.op_type != "Conv" or last_conv:
+            out.append(node.name)
+    return out
+
+
+def quantise(src: Path, out: Path, calibration: int = 24) -> Path:
+    det = Detector(src)
+    root = real_dice.REAL_DICE_DIR
+    photos = [root / "images" / n for n in real_dice.split_names(root, "train")[:calibration]]
+    with tempfile.TemporaryDirectory() as tmp:
+        pre = Path(tmp) / "pre.onnx"
+        quant_pre_process(str(src), str(pre))
+        quantize_static(str(pre), str(out), _Photos(det, photos), quant_format=QuantFormat.QOperator,
+                        per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
+                        nodes_to_exclude=float_nodes(onnx.load(str(pre))))
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--src", type=Path, default=MODELS / "detector_fp32.onnx")
+    ap.add_argument("--out", type=Path, default=MODELS / "detector.onnx")
+    ap.add_argument("--calibration", type=int, default=24, help="train photos to calibrate on")
+    args = ap.parse_args(argv)
+    print(quantise(args.src, args.out, args.calibration))
+
+
+if __name__ == "__main__":
+    main()
