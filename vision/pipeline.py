@@ -12,10 +12,11 @@ frame into that game's TableView ("unsure is None, never a guess") and says how 
 settle (`settle`).
 
 A table changes a few times a minute, not 30 times a second, so the reader (the costly part:
-slicing, crop classifiers) runs only while something may still be settling: once a reading is
-wholly sure and stable, later frames that show the same table (`ChangeGate`) reuse it instead
-of reading again, until the picture changes. Until then every frame is read exactly as before,
-so what settles, and when, is unchanged.
+slicing, crop classifiers) runs only while something may still be settling: once a reading has
+settled (the stabiliser has handed it on), later frames that show the same table (`ChangeGate`)
+reuse it instead of reading again, until the picture changes; a settled view with unknown
+fields is read again every `Reader.reread` frames. Until a view settles every frame is read
+exactly as before, so what settles, and when, is unchanged.
 """
 from __future__ import annotations
 

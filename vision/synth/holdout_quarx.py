@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from rules.quarx.components import SPHERES_ON_CARDS
+
 CARD = (240, 336)  # a card drawn flat (w, h) before it is laid into the scene
 DECOYS = ("egg", "disc", "end_cylinder", "side_cylinder", "cube", "torus")
 
@@ -155,7 +157,7 @@ def _cloth(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.float32)
 
 
-def _card_art(rng: np.random.Generator, spheres: int, decoys: list[str]) -> np.ndarray:
+def _card_art(rng: np.random.Generator, spheres: int, decoys: list[str], big: int = 30) -> np.ndarray:
     w, h = CARD
     paper = np.array([rng.uniform(225, 250), rng.uniform(235, 252), rng.uniform(238, 255)])
     art = np.empty((h, w, 3), np.float32)
@@ -168,7 +170,7 @@ def _card_art(rng: np.random.Generator, spheres: int, decoys: list[str]) -> np.n
     placed: list[tuple[int, int, int]] = []
     for kind in kinds:
         for _ in range(200):
-            r = int(rng.integers(13, 30))
+            r = int(rng.integers(12, big))
             cx, cy = int(rng.integers(18 + r, w - 18 - r)), int(rng.integers(18 + r, h - 18 - r))
             if all((cx - x) ** 2 + (cy - y) ** 2 > (r + rr + 4) ** 2 for x, y, rr in placed):
                 break
@@ -191,7 +193,8 @@ def _card_art(rng: np.random.Generator, spheres: int, decoys: list[str]) -> np.n
 
 
 def render_quarx_holdout(seed: int, idx: int, size: tuple[int, int] = (640, 480)) -> HoldoutScene:
-    """One scene of the hold-out style: 1-3 cards with 0-6 spheres and 1-5 decoys each."""
+    """One scene of the hold-out style: 1-3 cards, each with the spheres of a real Quarx card
+    (1-9, rules.quarx.components) and 1-5 decoys."""
     rng = np.random.default_rng([seed, idx, 4242])
     w, h = size
     img = _cloth(rng, h, w)
@@ -203,14 +206,15 @@ def render_quarx_holdout(seed: int, idx: int, size: tuple[int, int] = (640, 480)
     # a slight tilt of the whole table: the camera sees it at up to 35 degrees
     tilt = np.deg2rad(rng.uniform(0, 35))
     for k in range(n_cards):
-        spheres = int(rng.integers(0, 7))
+        spheres = int(rng.choice(SPHERES_ON_CARDS))
         decoys = [str(d) for d in rng.choice(DECOYS, size=int(rng.integers(1, 6)))]
+        big = 30
         while True:
             try:
-                art = _card_art(rng, spheres, decoys)
+                art = _card_art(rng, spheres, decoys, big)
                 break
-            except RuntimeError:
-                decoys = decoys[:-1]
+            except RuntimeError:  # no room: fewer decoys, then smaller shapes
+                decoys, big = (decoys[:-1], big) if len(decoys) > 1 else (decoys, max(16, big - 4))
         x0 = gap + k * (cw + gap) + rng.uniform(-gap * 0.3, gap * 0.3)
         y0 = (h - ch) / 2 + rng.uniform(-0.1, 0.1) * h
         angle = np.deg2rad(rng.uniform(-12, 12))
