@@ -109,7 +109,9 @@ class TableWatcher:
                               None if self.profiles is None else self.profiles.get())
         step = pipeline.step(frame, context, match.engine, match.state)
         self._look(tid, pipeline.waiting(match.engine, match.state),
-                   glance_of(step.drawn, frame.shape, hand=step.hand) if record.game == "quarx" else None)
+                   glance_of(step.drawn, frame.shape, hand=step.hand,
+                             hide_counts=getattr(match.state, "phase", None) == "answer")  # the rules hide counts then
+                   if record.game == "quarx" else None)
         if step.hand:
             self._set(tid, "hand", "a hand is over the table: not reading")
             return step.picture

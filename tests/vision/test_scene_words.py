@@ -70,3 +70,9 @@ def test_quarx_glance_marks_unsure_cards_with_a_reason_and_no_total():
     g = glance_of(unsure, (480, 640, 3))
     assert g["total"] is None and g["cards"][1]["spheres"] is None and "too close" in g["cards"][1]["reason"]
     assert glance_of(None, (480, 640, 3), hand=True)["reason"].endswith("move your hand")
+
+
+def test_quarx_glance_hides_counts_while_players_count():
+    sure = QuarxCount(12, [QuarxCard((0, 0, 50, 70), 7), QuarxCard((60, 0, 110, 70), 5)], [8, 4])
+    g = glance_of(sure, (480, 640, 3), hide_counts=True)
+    assert g["total"] is None and all(c["spheres"] is None and c["hidden"] for c in g["cards"])

@@ -22,8 +22,22 @@ NOT_WHOLE = "a card is not seen whole: spread the cards apart"
 NO_CARDS = "no Quarx cards face up yet"
 
 
-def glance_of(drawn: Any, shape: tuple[int, ...], hand: bool = False) -> dict:
-    """The glance for one frame of `shape` (h, w, ...) from what the Quarx reader drew."""
+HIDDEN = "hidden until everyone has laid"
+
+
+def glance_of(drawn: Any, shape: tuple[int, ...], hand: bool = False, hide_counts: bool = False) -> dict:
+    """The glance for one frame of `shape` (h, w, ...) from what the Quarx reader drew.
+
+    `hide_counts`: while players are still counting the rules hide the counts on the shared
+    screen (rules.quarx.engine), so the glance keeps which cards are unsure but not the numbers."""
+    got = _glance(drawn, hand)
+    if hide_counts:
+        got = {"cards": [{"spheres": None, "reason": c["reason"], "hidden": True} for c in got["cards"]],
+               "total": None, "reason": HIDDEN}
+    return got
+
+
+def _glance(drawn: Any, hand: bool) -> dict:
     if hand:
         return {"cards": [], "total": None, "reason": HAND}
     if not isinstance(drawn, QuarxCount) or not drawn.cards:
