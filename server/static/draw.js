@@ -18,9 +18,10 @@
     return e;
   }
 
-  // A picture with a text alternative: role="img" and its own <title>.
-  function picture(viewBox, label, cls) {
-    const svg = s("svg", { viewBox, class: cls || null, role: "img", "aria-label": label, preserveAspectRatio: "xMidYMin meet" });
+  // A picture with a text alternative and its own <title>: role "img", or "group" when it holds
+  // buttons (an img's content is hidden from assistive technology, so its buttons would be too).
+  function picture(viewBox, label, cls, role) {
+    const svg = s("svg", { viewBox, class: cls || null, role: role || "img", "aria-label": label, preserveAspectRatio: "xMidYMin meet" });
     svg.append(s("title", { text: label }));
     return svg;
   }

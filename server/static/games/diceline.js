@@ -6,7 +6,7 @@
 (function () {
 
   const { h } = window.TableSightDom;
-  const draw = window.TableSightDraw;
+  const paint = window.TableSightDraw;
   // The advisor's last answer for this table; dropped as soon as the table moves on.
   const advice = { tableId: null, version: null, loading: false, data: null, error: null };
   const ADVICE_QUERY = "iterations=60&seconds=5";  // ~1 s of one core; the server stops at 5 s on a busy machine
@@ -64,8 +64,8 @@
     const dice = h("div", { class: "dl-dice" }, h("span", { text: "dice: " }));
     if (!p.dice.length) dice.append(h("span", { text: "none" }));
     for (const d of p.dice) {
-      const sv = draw.s("svg", { viewBox: "0 0 30 30", width: "30", height: "30", class: "dl-die-svg" });
-      sv.append(draw.die(1, 1, 28, d.made, d.value, d.made !== d.space ? `in a ${d.space} space` : `${d.space} space`));
+      const sv = paint.s("svg", { viewBox: "0 0 30 30", width: "30", height: "30", class: "dl-die-svg" });
+      sv.append(paint.die(1, 1, 28, d.made, d.value, d.made !== d.space ? `in a ${d.space} space` : `${d.space} space`));
       dice.append(sv);
     }
     box.append(dice, board(p, legal, api));
@@ -202,7 +202,7 @@
   const TILE_FILL = { die: "#6d4c41", movement: "#1565c0", order: "#7b1fa2", vp: "#8d6e00" };
 
   function boardPicture(v, snap, legal, api) {
-    const { s } = draw;
+    const { s } = paint;
     const players = v.players.map((p) => p.name);
     const spaces = v.action_spaces;
     const perRow = 4, spaceW = 118, spaceH = 84;
@@ -212,7 +212,7 @@
     const height = Math.max(top + selRows * 52 + 10, top + spaceRows * (spaceH + 8)) + 190;
     const label = `Diceline board, round ${v.round}: ${v.selection_rows.filter(Boolean).length} rows on the selection board, `
       + `${spaces.filter((sp) => sp.die).length} of ${spaces.length} action spaces with a die, order track ${v.order_track.map((st, i) => `${i === 0 ? "start" : i}: ${st.join(" under ") || "empty"}`).join("; ")}`;
-    const svg = draw.picture(`0 0 760 ${height}`, label, "board-picture dl-board");
+    const svg = paint.picture(`0 0 760 ${height}`, label, "board-picture dl-board", "group");
     svg.append(s("rect", { x: 0, y: 0, width: 760, height, rx: 12, fill: "#f3efe6" }));
     // Selection board: one row of red, green and two grey dice per row; a row you may take is a button.
     svg.append(s("text", { x: 12, y: 22, "font-size": 16, "font-weight": 700, fill: "#333", text: "Selection board" }));
@@ -221,26 +221,26 @@
       const g = s("g", { class: "dl-sel-row", "data-row": String(i + 1) });
       g.append(s("rect", { x: 8, y: y - 4, width: 226, height: 48, rx: 6, fill: r ? "#fff" : "#e7e1d4", stroke: "#bcaaa4" }),
         s("text", { x: 16, y: y + 28, "font-size": 16, fill: "#333", text: String(i + 1) }));
-      if (r) [["red", r.red], ["green", r.green], ["grey", r.grey[0]], ["grey", r.grey[1]]].forEach(([c, val], k) => g.append(draw.die(36 + k * 48, y, 40, c, val)));
+      if (r) [["red", r.red], ["green", r.green], ["grey", r.grey[0]], ["grey", r.grey[1]]].forEach(([c, val], k) => g.append(paint.die(36 + k * 48, y, 40, c, val)));
       else g.append(s("text", { x: 40, y: y + 28, "font-size": 14, fill: "#4e4e4e", text: "empty" }));
       const move = legal.has(`take row ${i + 1}`) ? `take row ${i + 1}` : legal.has(`return row ${i + 1}`) ? `return row ${i + 1}` : null;
-      if (move) { g.classList.add("playable"); draw.asButton(g, move, () => api.play(move)); }
+      if (move) { g.classList.add("playable"); paint.asButton(g, move, () => api.play(move)); }
       svg.append(g);
     });
     // Action spaces: the colour band and its name, the die on it (drawn, with its player's mark), markers.
     svg.append(s("text", { x: 250, y: 22, "font-size": 16, "font-weight": 700, fill: "#333", text: "Action spaces" }));
     spaces.forEach((sp, i) => {
       const x = 250 + (i % perRow) * (spaceW + 8), y = top - 6 + Math.floor(i / perRow) * (spaceH + 8);
-      const band = (draw.DIE[sp.colour] || ["#9e9e9e"])[0];
+      const band = (paint.DIE[sp.colour] || ["#9e9e9e"])[0];
       const g = s("g", { class: "dl-space", "data-space": sp.space, role: "img",
         "aria-label": `${sp.space} space${sp.die ? `: ${sp.die.player}'s ${sp.die.made} ${sp.die.value}` : ", free"}${sp.markers && sp.markers.length ? `; markers ${sp.markers.join(", ")}` : ""}` });
       g.append(s("rect", { x, y, width: spaceW, height: spaceH, rx: 6, fill: "#fff", stroke: band, "stroke-width": 3 }),
         s("rect", { x, y, width: spaceW, height: 20, rx: 6, fill: band }),
         s("text", { x: x + 6, y: y + 15, "font-size": 13, "font-weight": 700, fill: "#fff", text: sp.space }));
       if (sp.die) {
-        g.append(draw.die(x + 8, y + 28, 44, sp.die.made, sp.die.value), draw.token(players, sp.die.player, x + 70, y + 50, 11));
+        g.append(paint.die(x + 8, y + 28, 44, sp.die.made, sp.die.value), paint.token(players, sp.die.player, x + 70, y + 50, 11));
       }
-      (sp.markers || []).forEach((m, k) => g.append(draw.token(players, m, x + 96, y + 32 + k * 16, 6)));
+      (sp.markers || []).forEach((m, k) => g.append(paint.token(players, m, x + 96, y + 32 + k * 16, 6)));
       svg.append(g);
     });
     // Bonus tiles on the board (letters and words, not colour alone), the layout tiles, the pool.
@@ -261,7 +261,7 @@
       const g = s("g", { class: "dl-track", role: "img", "aria-label": `order track ${i === 0 ? "start" : i}: ${stack.length ? stack.join(", then on top ") : "empty"}` });
       g.append(s("rect", { x, y, width: 96, height: 96, rx: 6, fill: "#fff", stroke: "#8d6e63" }),
         s("text", { x: x + 6, y: y + 16, "font-size": 13, "font-weight": 700, fill: "#4e342e", text: i === 0 ? "START" : String(i) }));
-      stack.forEach((name, k) => g.append(draw.token(players, name, x + 48, y + 80 - k * 22, 10)));
+      stack.forEach((name, k) => g.append(paint.token(players, name, x + 48, y + 80 - k * 22, 10)));
       svg.append(g);
     });
     return svg;

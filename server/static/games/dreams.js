@@ -28,11 +28,14 @@ window.TableSightGames = window.TableSightGames || {};
       // The keyboard: arrow keys move a cross on the firmament, Enter places the star there.
       const cross = h("span", { class: "dreams-cross", "aria-hidden": "true" }, "+");
       const at = { x: 0.5, y: 0.5 };
-      const put = () => { cross.style.left = `${at.x * 100}%`; cross.style.top = `${at.y * 100}%`; f.setAttribute("aria-valuetext", `across ${Math.round(at.x * 100)}%, down ${Math.round(at.y * 100)}%`); };
+      const put = () => {
+        cross.style.left = `${at.x * 100}%`;
+        cross.style.top = `${at.y * 100}%`;
+        f.setAttribute("aria-label", `The firmament: the cross is ${Math.round(at.x * 100)}% across, ${Math.round(at.y * 100)}% down; arrow keys move it, Enter places the star`);
+      };
       f.append(cross);
       f.setAttribute("role", "application");
       f.setAttribute("tabindex", "0");
-      f.setAttribute("aria-label", "The firmament: move the cross with the arrow keys, Enter places the star");
       f.addEventListener("keydown", (ev) => {
         const step = ev.shiftKey ? 0.01 : 0.05;
         const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
