@@ -108,7 +108,7 @@ class FramePipeline:
         drawn = reading.drawables
         headline = None
         if isinstance(drawn, QuarxCount) and drawn.cards:
-            headline = drawn.sentence() if drawn.sure else "unsure: a card's spheres are too close to call"
+            headline = drawn.sentence() if drawn.sure else "unsure: spheres too close to call on a card: spread the cards apart, hold still"
         picture = draw_scene(frame, labels_for(engine.name, drawn), waiting, headline, alarm=headline is not None and "unsure" in headline)
         return FrameStep(picture, hand=False, seen=reading.view, stable=stable, result=result, drawn=drawn)
 

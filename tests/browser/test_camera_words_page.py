@@ -20,6 +20,9 @@ def test_quarx_glance_waiting_words_and_undo_of_a_camera_move(page, server_facto
         page.wait_for_url("**/table/*")
         expect(page.locator("#speak")).not_to_be_checked()  # the browser's speech is off by default
         expect(page.locator("#camera-waiting")).to_contain_text("The camera waits for: turn over 4 Quarx cards")
+        # Speech: the browser's own, once switched on; here its voice is replaced by a list to read back.
+        page.evaluate("() => { window.__spoken = []; speechSynthesis.speak = (u) => window.__spoken.push(u.text); }")
+        page.check("#speak")
         page.check("#watch")
         # The looping Quarx clip: cards settle, the count shows per card, large, before the camera plays.
         glance = page.locator(".quarx-glance-card")
@@ -36,6 +39,8 @@ def test_quarx_glance_waiting_words_and_undo_of_a_camera_move(page, server_facto
         # The camera reveals the round: the last move says so, with one click to take it back.
         expect(page.locator("#history li.camera").first).to_be_visible(timeout=WAIT)
         expect(page.locator("#last-move")).to_contain_text("(by the camera)")
+        first = page.locator("#history li.camera").first.inner_text()
+        page.wait_for_function("(m) => window.__spoken.includes('camera: ' + m)", arg=first, timeout=WAIT)
         expect(page.locator("#camera-waiting")).to_contain_text("lay your number cards", timeout=WAIT)
         assert axe_violations(page) == []
         screenshot(page, "table_quarx_camera")
