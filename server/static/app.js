@@ -204,7 +204,8 @@ function renderEnd(snap) {
   $("#game-end-chart").replaceChildren(draw.chart(timeline, snap.players));
   const plugin = window.TableSightGames[snap.game];
   const parts = plugin && plugin.breakdown ? plugin.breakdown(snap) : null;
-  const labels = parts ? [...new Set(snap.players.flatMap((p) => Object.keys(parts[p] || {})))] : [];
+  const labels = parts ? [...new Set(snap.players.flatMap((p) => Object.keys(parts[p] || {})))]
+    .sort((a, b) => a.localeCompare(b, undefined, { numeric: true })) : [];
   const table = h("table", { class: "breakdown" }, h("caption", { text: "Every player's points" }),
     h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Player" }), ...labels.map((l) => h("th", { scope: "col", text: l })), h("th", { scope: "col", text: "Total" }))));
   const body = h("tbody");
@@ -271,7 +272,8 @@ function setupCamera() {
   const poll = async () => {
     try {
       const st = await api("GET", "/api/camera/status");
-      let text = st.state === "off" ? "no camera source" : `${st.source}: ${st.state}${st.detail ? " (" + st.detail + ")" : ""}`;
+      let text = st.state === "off" ? "no camera source (start the server with --source auto, a webcam index or a video file)" : `${st.source}: ${st.state}${st.detail ? " (" + st.detail + ")" : ""}`;
+      img.hidden = st.state === "off";  // no broken picture where there is no camera
       if (st.losses) text += ` · lost ${st.losses}× (last: ${st.last_problem})`;
       if (st.annotation && st.annotation !== "on") text += ` · detector ${st.annotation}`;
       $("#camera-status").textContent = text;

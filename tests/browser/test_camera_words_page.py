@@ -39,9 +39,14 @@ def test_quarx_glance_waiting_words_and_undo_of_a_camera_move(page, server_facto
         # The camera reveals the round: the last move says so, with one click to take it back.
         expect(page.locator("#history li.camera").first).to_be_visible(timeout=WAIT)
         expect(page.locator("#last-move")).to_contain_text("(by the camera)")
-        first = page.locator("#history li.camera").first.inner_text()
-        page.wait_for_function("(m) => window.__spoken.includes('camera: ' + m)", arg=first, timeout=WAIT)
-        expect(page.locator("#camera-waiting")).to_contain_text("lay your number cards", timeout=WAIT)
+        camera_moves = page.locator("#history li.camera").all_inner_texts()
+        said = page.wait_for_function("() => { const c = window.__spoken.filter(t => t.startsWith('camera: ')); return c.length && c; }",
+                                      timeout=WAIT).json_value()
+        assert said[0][len("camera: "):] in camera_moves, said
+        spoken = page.evaluate("() => window.__spoken")
+        # A count is said once, not again on every frame (a hand passing over the cards included).
+        assert all(a != b for a, b in zip(spoken, spoken[1:])), spoken
+        expect(page.locator("#camera-waiting")).not_to_contain_text("turn over 4 Quarx cards", timeout=WAIT)
         assert axe_violations(page) == []
         screenshot(page, "table_quarx_camera")
         page.uncheck("#watch")  # so the camera does not play the same cards again at once

@@ -46,8 +46,8 @@ def test_the_wizard_on_the_demo_footage(page, server_factory, tmp_path):
         press(page, "#check")
         findings = page.locator("#findings li")
         expect(findings).to_have_count(4, timeout=WAIT)
-        for aspect in ("resolution", "focus", "exposure", "framing"):
-            expect(page.locator(f'#findings li[data-aspect="{aspect}"]')).to_contain_text(("✓", "✗", "?")[0] if aspect == "resolution" else "")
+        for text in findings.all_inner_texts():  # a mark and a word, not a colour alone
+            assert text.split()[0] in ("✓", "✗", "?") and text.split()[1] in ("good", "fix", "unsure"), text
         expect(page.locator('#findings li[data-aspect="exposure"]')).to_contain_text("Light:")
         # 3. Calibrate from the mat's printed corner markers (a hand may hide one: try a few frames).
         for _ in range(30):
@@ -60,9 +60,13 @@ def test_the_wizard_on_the_demo_footage(page, server_factory, tmp_path):
         expect(page.locator("#cal-status")).to_contain_text("calibrated: corners")
         # 4. A test reading of the table now, drawn on the picture, said in words.
         page.select_option("#test-game", "diceline")
-        press(page, "#test")
-        expect(page.locator("#test-picture")).to_be_visible(timeout=WAIT)
-        expect(page.locator("#test-said li").first).to_contain_text("selection board", timeout=WAIT)
+        for _ in range(40):  # the clip starts on a bare mat: read again until the dice are rolled
+            press(page, "#test")
+            expect(page.locator("#test-picture")).to_be_visible(timeout=WAIT)
+            expect(page.locator("#test-said li").first).to_contain_text("selection board", timeout=WAIT)
+            if "labelled on the picture" in page.locator("#test-said").inner_text() and not page.locator("#test-said").inner_text().startswith("selection board: 0 rows"):
+                break
+            page.wait_for_timeout(500)
         assert axe_violations(page) == []
         screenshot(page, "setup_wizard")
         # Saved for this camera.

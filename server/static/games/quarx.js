@@ -47,8 +47,8 @@ window.TableSightGames = window.TableSightGames || {};
 
   function table(v, snap) {
     const last = v.rounds[v.rounds.length - 1];
-    const showLast = v.phase === "reveal" && last;
-    const faces = v.phase === "reveal" ? (last ? last.revealed : []) : v.revealed;
+    const showLast = (v.phase === "reveal" || snap.over) && last;
+    const faces = showLast ? last.revealed : v.phase === "reveal" ? [] : v.revealed;
     const label = faces.length ? `${showLast ? `Round ${last.round}'s` : "The"} Quarx cards: ${faces.map((n) => (typeof n === "number" ? n : "hidden")).join(", ")}` : "No Quarx cards face up";
     const svg = draw.picture("0 0 640 260", label, "board-picture quarx-table");
     svg.append(s("rect", { x: 0, y: 0, width: 640, height: 260, rx: 12, fill: "#e8f5e9" }));
@@ -66,7 +66,7 @@ window.TableSightGames = window.TableSightGames || {};
   }
 
   // What the camera counts now, large, per card; an unsure card is outlined with its reason.
-  function glance(cam) {
+  function glance(cam, round) {
     const g = cam && cam.watching ? cam.glance : null;
     const box = h("div", { class: "quarx-glance", "aria-live": "polite" });
     if (!g) return box;
@@ -81,8 +81,8 @@ window.TableSightGames = window.TableSightGames || {};
     }
     box.append(row);
     box.append(h("p", { class: "quarx-glance-total", text: g.total !== null ? `${g.total} spheres` : (g.reason ? `no total: ${g.reason}` : "") }));
-    if (g.total !== null && g.total !== lastSpoken) { lastSpoken = g.total; draw.speech.say(`${g.total} spheres`); }
-    if (g.total === null) lastSpoken = null;
+    // Said once per round and count: a hand passing over the cards does not make it say it again.
+    if (g.total !== null && `${round}:${g.total}` !== lastSpoken) { lastSpoken = `${round}:${g.total}`; draw.speech.say(`${g.total} spheres`); }
     return box;
   }
 
@@ -91,7 +91,7 @@ window.TableSightGames = window.TableSightGames || {};
       const v = snap.view;
       const p = (text, cls) => el.append(h("p", { class: cls, text }));
       p(`Round ${v.round}${v.target ? ` · playing to ${v.target}` : ""} · cards left: ${Object.values(v.piles).reduce((a, b) => a + b, 0)}`, "quarx-round");
-      el.append(glance(snap.camera));
+      el.append(glance(snap.camera, v.round));
       el.append(table(v, snap));
       if (v.phase === "reveal") p(`Turn over ${v.cards_to_turn} cards, then enter the spheres on each (or draw at random).`);
       const laid = () => v.answers.map((a) => `${a.player} (place ${a.group})`).join(", ") || "nobody";
