@@ -38,8 +38,8 @@ window.TableSightGames = window.TableSightGames || {};
       grp.append(s("rect", { x, y, width: 56, height: 78, rx: 6, fill, stroke: "#111" }),
         s("text", { x: x + 28, y: y + 46, "text-anchor": "middle", "font-size": 13, fill: "#fff", "font-weight": 700, text: "face down" }));
     } else {
-      cards.forEach((v, i) => grp.append(s("rect", { x: x + i * 22, y, width: 56, height: 78, rx: 6, fill: "#fff", stroke: fill, "stroke-width": 3 }),
-        s("text", { x: x + i * 22 + 12, y: y + 26, "font-size": 20, "font-weight": 800, fill, text: String(v) })));
+      cards.forEach((v, i) => grp.append(s("rect", { x: x + i * 30, y, width: 56, height: 78, rx: 6, fill: "#fff", stroke: fill, "stroke-width": 3 }),
+        s("text", { x: x + i * 30 + 5, y: y + 24, "font-size": 18, "font-weight": 800, fill: "#222", text: String(v) })));
     }
     grp.append(s("text", { x, y: y + 98, "font-size": 15, fill: "#222", text: `${player} · ${colour}` }));
     g.append(grp);
@@ -50,18 +50,22 @@ window.TableSightGames = window.TableSightGames || {};
     const showLast = (v.phase === "reveal" || snap.over) && last;
     const faces = showLast ? last.revealed : v.phase === "reveal" ? [] : v.revealed;
     const label = faces.length ? `${showLast ? `Round ${last.round}'s` : "The"} Quarx cards: ${faces.map((n) => (typeof n === "number" ? n : "hidden")).join(", ")}` : "No Quarx cards face up";
-    const svg = draw.picture("0 0 640 260", label, "board-picture quarx-table");
-    svg.append(s("rect", { x: 0, y: 0, width: 640, height: 260, rx: 12, fill: "#e8f5e9" }));
+    const svg = draw.picture("0 0 640 300", label, "board-picture quarx-table");
+    svg.append(s("rect", { x: 0, y: 0, width: 640, height: 300, rx: 12, fill: "#e8f5e9" }));
     svg.append(s("text", { x: 12, y: 22, "font-size": 16, "font-weight": 700, fill: "#1b5e20", text: showLast ? `Round ${last.round}: the cards as they were` : `Round ${v.round}: Quarx cards` }));
     faces.forEach((n, i) => card(svg, 12 + i * 100, 32, typeof n === "number" ? n : null, typeof n === "number" ? `Quarx card, ${n} spheres` : "Quarx card, count hidden until everyone has laid"));
-    // The number cards: this round's piles (face down) or, after scoring, the cards laid.
-    let x = 12 + Math.max(faces.length, 1) * 100 + 10;
-    const laid = showLast ? Object.entries(last.laid || {}).map(([p, cards]) => [p, cards]) : v.answers.map((a) => [a.player, null]);
+    // The number cards, in a row under the Quarx cards: this round's piles (face down) or, after
+    // scoring, the cards laid.
+    const laid = showLast ? Object.entries(last.laid || {}) : v.answers.map((a) => [a.player, null]);
+    let x = 0;
+    const row = s("g", { class: "quarx-piles" });
     for (const [player, cards] of laid) {
-      if (x > 600) break;
-      pile(svg, x, 40, player, (v.colours || {})[player] || "", cards);
-      x += cards ? 70 + cards.length * 22 : 80;
+      pile(row, x, 0, player, (v.colours || {})[player] || "", cards);
+      x += cards ? 40 + Math.max(1, cards.length) * 30 + 30 : 90;
     }
+    // Six players with five cards each are wider than the table: the row shrinks, nobody is left out.
+    row.setAttribute("transform", `translate(12 170) scale(${Math.min(1, 616 / Math.max(1, x))})`);
+    svg.append(row);
     return svg;
   }
 
