@@ -76,3 +76,34 @@ def test_quarx_glance_hides_counts_while_players_count():
     sure = QuarxCount(12, [QuarxCard((0, 0, 50, 70), 7), QuarxCard((60, 0, 110, 70), 5)], [8, 4])
     g = glance_of(sure, (480, 640, 3), hide_counts=True)
     assert g["total"] is None and all(c["spheres"] is None and c["hidden"] for c in g["cards"])
+
+
+def test_a_test_reading_in_words():
+    from vision.reading_words import describe
+
+    assert describe("quarx", {"face_up": [3, 5], "laid": [["red", "down"], ["blue", [16, 2]]]}) == [
+        "Quarx cards: 3 + 5 = 8 spheres", "red number cards: face down", "blue number cards: 16 + 2"]
+    assert describe("quarx", {"face_up": None, "laid": None})[0].startswith("Quarx cards: unsure")
+    assert describe("ubongo", {"middle": {"black": ["L4"], "white": []}, "grabbed": {"Ann": ["P5", "I1"]}}) == [
+        "black dice in the middle: L4", "white dice in the middle: none", "Ann grabbed P5 + I1"]
+    assert describe("diceline", {})[0].startswith("nothing found")
+    assert describe("diceline", None)[0].startswith("unsure")
+
+
+def test_the_diceline_reader_labels_each_die_at_its_cell():
+    import cv2
+
+    from vision.games.diceline.reader import read_diceline
+    from vision.sources import DEMO_DIR
+
+    cap = cv2.VideoCapture(str(DEMO_DIR / "diceline_round.mp4"))
+    cap.set(cv2.CAP_PROP_POS_FRAMES, 150)
+    ok, frame = cap.read()
+    cap.release()
+    assert ok
+    reading = read_diceline(frame, None, None, ["Ann", "Ben", "Cid"])
+    labels = labels_for("diceline", reading.drawables)
+    assert len(labels) >= 10  # the frame shows a dozen dice on the mat
+    h, w = frame.shape[:2]
+    assert all(0 <= lab.box[0] < lab.box[2] <= w and 0 <= lab.box[1] < lab.box[3] <= h for lab in labels)
+    assert all(lab.text.split()[0] in ("red", "green", "grey", "unsure:") for lab in labels)
