@@ -30,21 +30,43 @@
 
   const LETTER = { die: "D", movement: "M", order: "O", vp: "V" };
 
+  // A player's 3x3 bonus board, drawn: bonus tiles with their letter and word (face down hatched,
+  // with a dashed edge), the printed numbers of the empty cells. A cell with a legal move is a button.
+  const TILE_DRAW = { die: ["#6d4c41", "die"], movement: ["#1565c0", "move"], order: ["#7b1fa2", "order"], vp: ["#8d6e00", "points"] };
   function board(p, legal, api) {
-    const g = h("div", { class: "dl-grid" });
-    for (const c of p.board) {
-      const cell = h("div", { class: "dl-cell" });
+    const { s } = paint;
+    const tiles = p.board.filter((c) => c.tile).map((c) => `${c.cell} ${c.tile} ${c.face_up ? "face up" : "face down"}`);
+    const svg = paint.picture("0 0 198 198", `${p.name}'s bonus board: ${tiles.join(", ") || "no tiles"}`, "dl-grid-svg", "group");
+    p.board.forEach((c, i) => {
+      const x = (i % 3) * 66 + 2, y = Math.floor(i / 3) * 66 + 2;
+      const g = s("g", { class: "dl-cell", "data-cell": c.cell });
       if (c.tile) {
-        cell.classList.add("tile", `dl-k-${c.tile}`);
-        if (!c.face_up) cell.classList.add("down");
-        cell.append(h("span", { text: LETTER[c.tile] || "?" }));
-        cell.title = `${c.tile} tile, face ${c.face_up ? "up" : "down"}`;
-        clickable(cell, c.face_up ? `use ${c.tile} ${c.cell}` : `turn up ${c.cell}`, legal, api);
+        const [fill, word] = TILE_DRAW[c.tile] || ["#555", c.tile];
+        g.classList.add("tile", `dl-k-${c.tile}`);
+        g.append(s("rect", { x, y, width: 62, height: 62, rx: 6, fill, stroke: "#222", "stroke-width": c.face_up ? 1 : 2, "stroke-dasharray": c.face_up ? null : "5 3" }));
+        if (!c.face_up) {
+          g.classList.add("down");
+          for (let k = 8; k < 62; k += 10) g.append(s("line", { x1: x + k, y1: y + 2, x2: x + 2, y2: y + k, stroke: "rgba(0,0,0,.45)", "stroke-width": 3 }));
+        }
+        g.append(s("text", { x: x + 31, y: y + 30, "text-anchor": "middle", "font-size": 22, "font-weight": 800, fill: "#fff", stroke: "#000", "stroke-width": c.face_up ? 0 : 3, "paint-order": "stroke", text: LETTER[c.tile] || "?" }),
+          s("text", { x: x + 31, y: y + 50, "text-anchor": "middle", "font-size": 12, fill: "#fff", stroke: "#000", "stroke-width": c.face_up ? 0 : 3, "paint-order": "stroke", text: c.face_up ? word : "face down" }));
+      } else {
+        g.append(s("rect", { x, y, width: 62, height: 62, rx: 6, fill: "#fafafa", stroke: "#90a4ae" }),
+          s("text", { x: x + 31, y: y + 38, "text-anchor": "middle", "font-size": c.shows.length ? 18 : 13, fill: "#37474f", text: c.shows.length ? c.shows.join("/") : "start" }));
       }
-      cell.append(h("small", { text: c.shows.length ? c.shows.join("/") : "start" }));
-      g.append(cell);
-    }
-    return g;
+      const move = c.tile ? (c.face_up ? `use ${c.tile} ${c.cell}` : `turn up ${c.cell}`) : null;
+      if (move && legal.has(move)) {
+        g.classList.add("clickable");
+        g.setAttribute("title", move);  // the move it plays, as on every clickable part of the view
+        g.append(s("title", { text: move }), s("rect", { x: x + 2, y: y + 2, width: 58, height: 58, rx: 5, fill: "none", stroke: "#ff9800", "stroke-width": 4 }));
+        paint.asButton(g, move, () => api.play(move));
+      } else {
+        g.setAttribute("role", "img");
+        g.setAttribute("aria-label", c.tile ? `${c.cell}: ${c.tile} tile, face ${c.face_up ? "up" : "down"}` : `${c.cell}: ${c.shows.join("/") || "start"}`);
+      }
+      svg.append(g);
+    });
+    return svg;
   }
 
   function score(s) {
