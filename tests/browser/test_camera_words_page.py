@@ -29,11 +29,12 @@ def test_quarx_glance_waiting_words_and_undo_of_a_camera_move(page, server_facto
         expect(glance.first).to_be_visible(timeout=WAIT)
         # (each live update redraws the view: ask the document, not an element that may just have gone)
         seen = page.wait_for_function("""() => {
-            const cards = [...document.querySelectorAll('.quarx-glance-card')];
+            const cards = [...document.querySelectorAll('.quarx-glance-card:not(.hidden-count)')];
             return cards.length && {size: parseFloat(getComputedStyle(cards[0].querySelector('.n')).fontSize),
                                     labels: cards.map(e => e.getAttribute('aria-label'))};
         }""", timeout=WAIT).json_value()
         assert seen["size"] >= 40
+        screenshot(page, "table_quarx_glance", full_page=False)
         for label in seen["labels"]:
             assert label.endswith("spheres") or label.startswith("unsure: ") or label.startswith("count hidden"), label
         # The camera reveals the round: the last move says so, with one click to take it back.

@@ -84,7 +84,9 @@ window.TableSightGames = window.TableSightGames || {};
         unsure ? h("small", { text: `unsure: ${c.reason}` }) : null));
     }
     box.append(row);
-    box.append(h("p", { class: "quarx-glance-total", text: g.total !== null ? `${g.total} spheres` : (g.reason ? `no total: ${g.reason}` : "") }));
+        const unsureCards = g.cards.filter((c) => c.spheres === null && !c.hidden).length;
+    const why = unsureCards ? `${unsureCards} card${unsureCards > 1 ? "s" : ""} unsure (outlined)` : g.reason;
+    box.append(h("p", { class: "quarx-glance-total", text: g.total !== null ? `${g.total} spheres` : (why ? `no total yet: ${why}` : "") }));
     // Said once per round and count: a hand passing over the cards does not make it say it again.
     if (g.total !== null && `${round}:${g.total}` !== lastSpoken) { lastSpoken = `${round}:${g.total}`; draw.speech.say(`${g.total} spheres`); }
     return box;
