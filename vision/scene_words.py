@@ -85,8 +85,10 @@ def labels_for(game: str | None, items: Any) -> list[Label]:
                 if not _wants(game, it.cls):
                     continue
                 out.append(Label(it.box, f"die {it.cls[4:]}" if it.cls in DIE_CLASSES else WORDS[it.cls]))
-            else:  # a reader's own label, e.g. Ubongo's "black L4" / "white ?"
-                if it.cls.endswith("?"):
+            else:  # a reader's own label, e.g. Ubongo's "black L4" / "white ?", Diceline's "unsure: die"
+                if it.cls.startswith("unsure"):
+                    out.append(Label(it.box, it.cls, False))
+                elif it.cls.endswith("?"):
                     out.append(Label(it.box, f"unsure: {it.cls[:-1].strip()} die, turn it face up", False))
                 else:
                     out.append(Label(it.box, it.cls))

@@ -105,13 +105,15 @@ def _box(plane: np.ndarray, x: float, y: float) -> tuple[float, float, float, fl
 
 
 def _drawn(cells: MatReading) -> list[Detection]:
-    """Each die found on the mat as the picture labels it: 'red 4', or 'red ?' where unsure."""
+    """Each die found on the mat as the picture labels it: 'red 4', or 'unsure: red die' (short:
+    a mat holds dozens of dice) where its colour or value could not be read."""
     out = []
     for name, die in cells.dice.items():
         if not (die.present or die.seen) or name not in cells.boxes:
             continue
         sure = die.present and die.colour is not None and die.value is not None
-        out.append(Detection(f"{die.colour} {die.value}" if sure else f"{die.colour or 'a'} ?", cells.boxes[name], die.confidence))
+        out.append(Detection(f"{die.colour} {die.value}" if sure else f"unsure: {die.colour + ' ' if die.colour else ''}die",
+                             cells.boxes[name], die.confidence))
     return out
 
 
