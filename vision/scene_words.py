@@ -123,14 +123,27 @@ def draw_scene(frame: np.ndarray, labels: Iterable[Label], waiting: str | None =
     """A copy of `frame` with `labels`, a `headline` along the top (red when `alarm`) and, along
     the bottom, what the camera waits for."""
     img = frame.copy()
-    for lab in labels:
+    placed: list[tuple[int, int, int, int]] = []
+    # Unsure things first: their words say what to do, so they get the free space. A label whose
+    # words would cover another's keeps its box but not its words (the page says them too).
+    for lab in sorted(labels, key=lambda lab: lab.sure):
         x1, y1, x2, y2 = (int(round(v)) for v in lab.box)
+        colour = SURE if lab.sure else UNSURE
         if lab.sure:
-            cv2.rectangle(img, (x1, y1), (x2, y2), SURE, 2)
+            cv2.rectangle(img, (x1, y1), (x2, y2), colour, 2)
         else:
-            _dashed_rect(img, (x1, y1), (x2, y2), UNSURE)
-        if lab.text and lab.text != "sphere":
-            _text(img, lab.text, (x1, max(14, y1 - 5)), SURE if lab.sure else UNSURE)
+            _dashed_rect(img, (x1, y1), (x2, y2), colour)
+        if not lab.text or lab.text == "sphere":
+            continue
+        scale = 0.5 if (x2 - x1) >= 40 else 0.4
+        (tw, th), _ = cv2.getTextSize(lab.text, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+        for ox, oy in ((x1, y1 - 5), (x1, y2 + th + 5)):
+            oy = max(th + 2, oy)
+            rect = (ox, oy - th - 2, ox + tw, oy + 3)
+            if not any(rect[0] < r[2] and r[0] < rect[2] and rect[1] < r[3] and r[1] < rect[3] for r in placed):
+                placed.append(rect)
+                _text(img, lab.text, (ox, oy), colour, scale)
+                break
     if headline:
         _strip(img, headline, True, (0, 0, 160) if alarm else (60, 60, 60))
     if waiting:
