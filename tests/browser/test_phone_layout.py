@@ -54,6 +54,19 @@ def test_dreams_player_page_on_a_phone(browser, server_url):
         expect(pg.locator("#who")).to_contain_text("Ann")
         fits(pg)
         assert axe_violations(pg) == []
+        # On to the guesses (chance draws and stars from the shared screen's API), where the phone
+        # shows the choices to tap.
+        tid = table["id"]
+        for _ in range(40):
+            snap = call(f"{server_url}/api/tables/{tid}")
+            if snap["view"]["phase"] == "guess":
+                break
+            move = "random" if snap["chance"] else snap["legal_moves"][0]
+            call(f"{server_url}/api/tables/{tid}/moves", {"move": move})
+        assert snap["view"]["phase"] == "guess"
+        expect(pg.locator("#guess-choices button").first).to_be_visible()
+        fits(pg)
+        assert axe_violations(pg) == []
         screenshot(pg, "phone_dreams_player")
         assert not errors, errors
     finally:
