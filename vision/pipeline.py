@@ -1,6 +1,6 @@
 """One camera frame, from the picture to what it means for the game.
 
-    hands -> detector -> reader -> stabiliser -> reconcile -> annotate
+    hands -> detector -> reader -> stabiliser -> reconcile -> the picture (vision.scene_words)
 
 The picture it returns is for the people at that game's table (vision.scene_words): only what
 the game uses, labelled in their words, unsure things marked unsure, and what the camera waits
@@ -20,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-import cv2
 import numpy as np
 
 from rules.core.engine import Engine
@@ -115,9 +114,3 @@ class FramePipeline:
 
 HAND_WORDS = "unsure: move your hand, the camera cannot see the table"
 
-
-def banner(frame: np.ndarray, text: str) -> np.ndarray:
-    """`frame` with a red strip across its top saying `text` (drawn in place)."""
-    cv2.rectangle(frame, (0, 0), (frame.shape[1], 28), (0, 0, 160), -1)
-    cv2.putText(frame, text, (8, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1, cv2.LINE_AA)
-    return frame
