@@ -22,7 +22,7 @@ from vision.calibration import Calibration
 from vision.games.readers import READERS
 from vision.sources import FrameSource
 from server.dice_profile import ProfileOrigin, ProfileSlot, load_for_this_model, profile_path
-from server.routes import camera, demo, exposure, pages, quarx_check, tables, teach
+from server.routes import camera, camera_setup, demo, exposure, pages, quarx_check, tables, teach
 from server.security import AccessPolicy, GuardMiddleware
 from server.service import AccessDenied, MoveIdReused, TableBroken, TableNotFound, TableService
 from server.store import EventStore, StoreError
@@ -112,7 +112,8 @@ def create_app(
             app.state.watcher.calibration = Calibration.from_json(json.loads(saved))
         # The demo driver stands around the watcher's frame path: it types what the demo's players
         # would, at the right frames of the clip (it does nothing unless the source is the demo).
-        app.state.demo = DemoDriver(app.state.tables, app.state.watcher, lambda: getattr(source, "capture", None))
+        app.state.demo = DemoDriver(app.state.tables, app.state.watcher,
+                                    lambda: getattr(camera_feed.source, "capture", None))  # the wizard may switch it
         camera_feed = CameraFeed(source, process=app.state.demo.process)
     app.state.camera = camera_feed
     camera_key = "no camera" if source is None else f"{source.spec.kind}:{source.spec.target}"
@@ -184,6 +185,7 @@ def create_app(
     app.include_router(tables.router)
     app.include_router(exposure.router)
     app.include_router(camera.router)
+    app.include_router(camera_setup.router)
     app.include_router(quarx_check.router)
     app.include_router(demo.router)
     app.include_router(teach.router)

@@ -27,6 +27,15 @@ class CameraFeed:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera-annotator", daemon=True)
 
+    def switch(self, source: FrameSource) -> FrameSource:
+        """Show `source` from now on (started here); the old one is stopped and returned."""
+        source.start()
+        with self._lock:
+            old, self.source = self.source, source
+            self._jpeg = None  # never show the old camera's picture as the new one's
+        old.stop()
+        return old
+
     def start(self) -> "CameraFeed":
         self.source.start()
         self._thread.start()
@@ -47,9 +56,11 @@ class CameraFeed:
         return st
 
     def _run(self) -> None:
-        seq = 0
+        seq, source = 0, self.source
         while not self._stop.is_set():
-            seq, frame = self.source.wait_newer(seq, timeout=0.5)
+            if self.source is not source:  # switched: the new source counts its frames from 0
+                seq, source = 0, self.source
+            seq, frame = source.wait_newer(seq, timeout=0.5)
             if frame is None:
                 continue
             if self.process is not None:
@@ -59,7 +70,7 @@ class CameraFeed:
                 except Exception as exc:  # a detector failure must not stop the picture
                     self.annotate_error = f"annotation failed: {exc}"
             ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, self.quality])
-            if ok:
+            if ok and source is self.source:
                 with self._lock:
                     self._jpeg = buf.tobytes()
                     self._version += 1

@@ -5,6 +5,7 @@ from typing import Any, TypedDict
 
 from rules.core.match import Match
 from rules.core.views import Observer
+from vision.waiting import waiting_for
 
 
 class MatchSnapshot(TypedDict):
@@ -22,6 +23,8 @@ class MatchSnapshot(TypedDict):
     winners: list[str]
     history: list[str]
     view: dict
+    camera_waits_for: str
+    score_timeline: list[dict[str, int]] | None
 
 
 def match_snapshot(match: Match, player: str | None = None) -> MatchSnapshot:
@@ -29,6 +32,7 @@ def match_snapshot(match: Match, player: str | None = None) -> MatchSnapshot:
     eng, st = match.engine, match.state
     seen: Observer = eng  # every registered engine is also its own Observer (rules.core.views)
     over = eng.is_over(st)
+    view = seen.view(st, player)
     return {
         "game": eng.name,
         "title": eng.title,
@@ -41,5 +45,10 @@ def match_snapshot(match: Match, player: str | None = None) -> MatchSnapshot:
         "over": over,
         "winners": eng.winners(st),
         "history": seen.history_view(st, match.moves, player),
-        "view": seen.view(st, player),
+        "view": view,
+        # What the camera waits for now, in the table's words (vision.waiting; public view only).
+        "camera_waits_for": waiting_for(eng.name, seen.view(st, None) if player is not None else view, over),
+        # The end-of-game chart: the scores before the first move and after each one (scores are
+        # public in every game). Only once the game is over: a live snapshot stays small.
+        "score_timeline": [eng.scores(s) for s in match.states] if over else None,
     }

@@ -16,6 +16,7 @@ import numpy as np
 from rules.core import RulesError
 from rules.core.reconcile import Reconciliation
 from server.service import TableNotFound, TableService
+from vision.games.quarx.glance import glance_of
 from vision.live import annotate_all
 from vision.pipeline import FramePipeline, ReadContext, Reader
 
@@ -39,6 +40,7 @@ class TableWatcher:
         self._pipeline: FramePipeline | None = None
         self.state: WatcherState = "idle"
         self.detail = ""
+        self.waiting = ""  # what the camera waits for at the watched table (vision.waiting)
         self.last_view: dict | None = None
         self.applied = 0
         self.reads = 0  # frames the reader ran on (the rest were hands or an unchanged, settled table)
@@ -46,6 +48,10 @@ class TableWatcher:
         # The server's dice profile (server.dice_profile.ProfileSlot): in every ReadContext, so a
         # taught profile reaches the hands-free readers as soon as it is active.
         self.profiles = None
+        # The game of the table page open now (POST /api/camera/focus): the picture of an unwatched
+        # table shows only what that game uses. None: everything the detector finds.
+        self.focus_game: str | None = None
+        self.glance: dict | None = None  # Quarx at a glance: the last frame's per-card counts (vision.games.quarx.glance)
 
     # -- control (from the API) -------------------------------------------------------------
     def watch(self, table_id: str | None) -> None:
@@ -56,6 +62,7 @@ class TableWatcher:
             old, self.table_id = self.table_id, table_id
             self._pipeline = None if reader is None else FramePipeline(reader, self.required)
             self.state, self.detail = ("watching", "") if table_id else ("idle", "")
+            self.waiting, self.glance = "", None
         for tid in {old, table_id} - {None}:
             self.service.set_camera_note(tid, self.note(tid))
 
@@ -65,7 +72,8 @@ class TableWatcher:
             if table_id != self.table_id:
                 return {"watching": False}
             return {"watching": True, "state": self.state, "detail": self.detail,
-                    "last_view": self.last_view, "applied": self.applied}
+                    "last_view": self.last_view, "applied": self.applied, "waiting": self.waiting,
+                    "glance": self.glance}
 
     def status(self) -> dict:
         with self._lock:
@@ -81,7 +89,7 @@ class TableWatcher:
 
     def _all_detections(self, frame: np.ndarray) -> np.ndarray:
         det = self.detector()
-        return frame if det is None else annotate_all(frame, det)
+        return frame if det is None else annotate_all(frame, det, game=self.focus_game)
 
     def process(self, frame: np.ndarray) -> np.ndarray:
         """One camera frame: through the table's FramePipeline, then play what it explains."""
@@ -102,6 +110,10 @@ class TableWatcher:
                               None if self.profiles is None else self.profiles.get())
         step = pipeline.step(frame, context, match.engine, match.state)
         self.reads += step.read
+        self._look(tid, pipeline.waiting(match.engine, match.state),
+                   glance_of(step.drawn, frame.shape, hand=step.hand,
+                             hide_counts=getattr(match.state, "phase", None) == "answer")  # the rules hide counts then
+                   if record.game == "quarx" else None)
         if step.hand:
             self._set(tid, "hand", "a hand is over the table: not reading")
             return step.picture
@@ -133,6 +145,15 @@ class TableWatcher:
             self._set(tid, "watching", result.reason)
         else:
             self._set(tid, "watching", "")
+
+    def _look(self, tid: str, waiting: str, glance: dict | None) -> None:
+        """Tell the page what the camera waits for and, for Quarx, the count per card, when either
+        changes (the page hears it at once: a settled count is on screen with the next frame)."""
+        with self._lock:
+            changed = (self.waiting, self.glance) != (waiting, glance)
+            self.waiting, self.glance = waiting, glance
+        if changed:
+            self.service.set_camera_note(tid, self.note(tid))
 
     def _set(self, tid: str, state: WatcherState, detail: str) -> None:
         with self._lock:

@@ -5,14 +5,17 @@ from collections.abc import Callable
 
 import numpy as np
 
-from vision.detector import annotate, load_detector, read_dice
+from vision.detector import load_detector, read_dice
+from vision.scene_words import DIE_CLASSES, GAME_CLASSES, draw_scene, labels_for
 
 
-def annotate_all(frame: np.ndarray, det, conf: float = 0.25) -> np.ndarray:
-    """The frame with every die (value and colour) and every other detection drawn on it."""
-    dice = read_dice(frame, det, conf=conf)
-    others = [d for d in det.detect(frame, conf=conf) if not d.cls.startswith("die_")]
-    return annotate(annotate(frame, dice), others)
+def annotate_all(frame: np.ndarray, det, conf: float = 0.25, game: str | None = None) -> np.ndarray:
+    """The frame with the detections that matter for `game` drawn in players' words (None: all of
+    them; dice with value and colour). The dice reader runs only where the game has dice."""
+    wanted = None if game is None else GAME_CLASSES.get(game, frozenset())
+    dice = read_dice(frame, det, conf=conf) if wanted is None or wanted & DIE_CLASSES else []
+    others = [d for d in det.detect(frame, conf=conf) if not d.cls.startswith("die_")] if wanted is None or wanted - DIE_CLASSES else []
+    return draw_scene(frame, labels_for(game, dice) + labels_for(game, others))
 
 
 def live_annotator(conf: float = 0.25) -> Callable[[np.ndarray], np.ndarray]:

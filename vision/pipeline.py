@@ -1,6 +1,10 @@
 """One camera frame, from the picture to what it means for the game.
 
-    hands -> detector -> reader -> stabiliser -> reconcile -> annotate
+    hands -> detector -> reader -> stabiliser -> reconcile -> the picture (vision.scene_words)
+
+The picture it returns is for the people at that game's table (vision.scene_words): only what
+the game uses, labelled in their words, unsure things marked unsure, and what the camera waits
+for (vision.waiting) along the bottom.
 
 `FramePipeline.step` is the whole path, in that order, for one frame of one table. The
 server's watcher (live and demo), the benchmarks and the hands-free harnesses all call it;
@@ -29,9 +33,11 @@ import numpy as np
 from rules.core.engine import Engine
 from rules.core.reconcile import Reconciliation, reconcile
 from vision.calibration import Calibration
-from vision.detector import annotate
+from vision.detector.quarx import QuarxCount
 from vision.hands import HandDetector
+from vision.scene_words import draw_scene, labels_for
 from vision.stability import Stabilizer, has_unknown
+from vision.waiting import waiting_for
 
 # "whole": the view counts only when all of it is the same over several frames.
 # "per_field": each top-level field settles on its own (vision.stability.Stabilizer.per_field),
@@ -121,6 +127,7 @@ class FrameStep:
     seen: dict | None = None  # this frame's reading
     stable: dict | None = None  # the view that became stable with this frame, if one did
     result: Reconciliation | None = None  # what the stable view means for the game
+    drawn: Any = None  # what the reader found, as it drew it (Reading.drawables), for the page's glance
     read: bool = False  # the reader ran on this frame (False: a hand, or the settled reading reused)
 
 
@@ -135,24 +142,32 @@ class FramePipeline:
     _stable: Stabilizer = field(init=False)
     _settled: Reading | None = field(default=None, init=False)  # stable, while the table holds
     _reused: int = field(default=0, init=False)  # frames the settled reading was reused since it was read
+    _waiting: tuple[Any, str] = field(default=(None, ""), init=False)  # (state, its sentence): one view per move, not per frame
 
     def __post_init__(self) -> None:
         self._stable = Stabilizer(self.required, per_field=self.reader.settle == "per_field")
 
+    def waiting(self, engine: Engine, state: Any) -> str:
+        """What the camera waits for in `state` (vision.waiting), worked out once per state."""
+        if self._waiting[0] is not state:
+            self._waiting = (state, waiting_for(engine.name, engine.view(state, None), engine.is_over(state)))
+        return self._waiting[1]
+
     def step(self, frame: np.ndarray, context: ReadContext, engine: Engine, state: Any) -> FrameStep:
         """Read one frame against the game in `state`; see the module doc for the order."""
+        waiting = self.waiting(engine, state)
         if self._hands(frame):
             self._stable.feed(None)  # what is under the hand may be changing
             self._unsettle()
-            return FrameStep(banner(frame.copy(), "hand over the table: not reading"), hand=True)
+            return FrameStep(draw_scene(frame, [], waiting, HAND_WORDS, alarm=True), hand=True)
         if self._settled is not None and self.gate is not None and self.gate.same(frame) and \
                 (self._reused + 1 < self.reader.reread or not has_unknown(self._settled.view)):
             # Nothing new to read: the last reading has settled and the table has not changed.
             # (Re-reading it would only feed the stabiliser a view it has already handed on.)
             self._reused += 1
             reading = self._settled
-            picture = annotate(frame, reading.drawables) if reading.drawables is not None else frame
-            return FrameStep(picture, hand=False, seen=reading.view)
+            return FrameStep(self._picture(frame, engine, reading.drawables, waiting), hand=False, seen=reading.view,
+                             drawn=reading.drawables)
         reading = self.reader.read(frame, context)
         stable = self._stable.feed(reading.view)
         result = reconcile(engine, state, stable) if stable is not None else None
@@ -162,8 +177,17 @@ class FramePipeline:
             self._settled, self._reused = reading, 0
         else:
             self._unsettle()
-        picture = annotate(frame, reading.drawables) if reading.drawables is not None else frame
-        return FrameStep(picture, hand=False, seen=reading.view, stable=stable, result=result, read=True)
+        drawn = reading.drawables
+        return FrameStep(self._picture(frame, engine, drawn, waiting), hand=False, seen=reading.view, stable=stable,
+                         result=result, drawn=drawn, read=True)
+
+    @staticmethod
+    def _picture(frame: np.ndarray, engine: Engine, drawn: Any, waiting: str) -> np.ndarray:
+        """The frame with what the reader found, in players' words, and what the camera waits for."""
+        headline = None
+        if isinstance(drawn, QuarxCount) and drawn.cards:
+            headline = drawn.sentence() if drawn.sure else "unsure: spheres too close to call on a card: spread the cards apart, hold still"
+        return draw_scene(frame, labels_for(engine.name, drawn), waiting, headline, alarm=headline is not None and "unsure" in headline)
 
     def _unsettle(self) -> None:
         self._settled = None
@@ -171,8 +195,8 @@ class FramePipeline:
             self.gate.forget()
 
 
-def banner(frame: np.ndarray, text: str) -> np.ndarray:
-    """`frame` with a red strip across its top saying `text` (drawn in place)."""
-    cv2.rectangle(frame, (0, 0), (frame.shape[1], 28), (0, 0, 160), -1)
-    cv2.putText(frame, text, (8, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1, cv2.LINE_AA)
-    return frame
+HAND_WORDS = "unsure: move your hand, the camera cannot see the table"
+
+
+HAND_WORDS = "unsure: move your hand, the camera cannot see the table"
+

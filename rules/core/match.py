@@ -33,6 +33,11 @@ class Match:
     def state(self) -> Any:
         return self._states[-1]
 
+    @property
+    def states(self) -> tuple[Any, ...]:
+        """Every state of the game: before the first move, then after each move."""
+        return tuple(self._states)
+
     def rng_for_next(self) -> random.Random:
         """The RNG for the next chance move: fixed by the seed and the move number."""
         return random.Random(f"{self.seed}:{len(self.moves)}")

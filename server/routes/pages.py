@@ -18,3 +18,9 @@ def home() -> FileResponse:
 @router.get("/table/{table_id}", include_in_schema=False)
 def table_page(table_id: str) -> FileResponse:
     return FileResponse(STATIC / "index.html")
+
+
+@router.get("/setup", include_in_schema=False)
+def setup_page() -> FileResponse:
+    """The camera set-up wizard."""
+    return FileResponse(STATIC / "setup.html")

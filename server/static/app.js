@@ -6,6 +6,7 @@ window.TableSightGames = window.TableSightGames || {};
 window.TableSightHomeTools = window.TableSightHomeTools || {};
 const $ = (sel) => document.querySelector(sel);
 const { h, api, live, stylesheet } = window.TableSightDom;
+const draw = window.TableSightDraw;
 
 function showError(el, err) {
   el.textContent = err ? (err.rule ? `${err.message} (rule: ${err.rule})` : err.message) : "";
@@ -36,6 +37,15 @@ async function showHome() {
   });
   for (const tool of Object.values(window.TableSightHomeTools)) tool.mount($("#home-tools"));
   setupDemo();
+  firstRun();
+}
+
+// First run with this camera: offer the set-up wizard (never forced: the demo needs none).
+async function firstRun() {
+  try {
+    const [st, settings] = await Promise.all([api("GET", "/api/camera/status"), api("GET", "/api/camera/settings")]);
+    $("#first-run").hidden = st.state === "off" || settings.set_up;
+  } catch (err) { /* no camera: nothing to set up */ }
 }
 
 // The names in the home page's players field ("Ann, Ben").
@@ -93,6 +103,14 @@ async function showTable(id) {
     catch (err) { ev.target.checked = false; showError($("#error"), err); }
   });
   $("#move-filter").addEventListener("input", () => current && renderMoves(current, tableApi));
+  $("#last-move-undo").addEventListener("click", async () => {
+    try { await tableApi.undo(); showError($("#error"), null); } catch (err) { showError($("#error"), err); }
+  });
+  $("#speak").checked = draw.speech.on;
+  $("#speak").addEventListener("change", (ev) => { draw.speech.on = ev.target.checked; if (ev.target.checked) draw.speech.say("speech on"); });
+  $("#setup-link").href = `/setup?back=${encodeURIComponent(location.pathname)}`;
+  // The live picture shows only what this table's game uses.
+  api("POST", "/api/camera/focus", { table: id }).catch(() => {});
   setupCamera();
   render(await api("GET", `/api/tables/${id}`), tableApi);
   connect(id, tableApi);
@@ -119,11 +137,17 @@ function connect(id, tableApi) {
 
 function render(snap, tableApi) {
   if (current && snap.version !== undefined && current.version > snap.version) return;  // stale
+  const before = current && current.id === snap.id ? current : null;
   current = snap;
+  renderLastMove(snap, before);
+  renderEnd(snap);
   $("#table-title").textContent = `${snap.title} · table ${snap.id}`;
   $("#scores tbody").replaceChildren(...snap.players.map((p) => {
     const cls = [snap.to_move.includes(p) ? "to-move" : "", snap.winners.includes(p) ? "winner" : ""].filter(Boolean).join(" ");
-    return h("tr", { "data-player": p, class: cls || null }, h("td", { text: p }), h("td", { class: "points", text: String(snap.scores[p]) }));
+    const note = snap.winners.includes(p) ? " (winner)" : snap.to_move.includes(p) ? " (to move)" : "";
+    return h("tr", { "data-player": p, class: cls || null },
+      h("th", { scope: "row" }, draw.mark(snap.players, p), " ", p, h("span", { class: "visually-hidden", text: note })),
+      h("td", { class: "points", text: String(snap.scores[p]) }));
   }));
   let status;
   if (snap.over) status = `Game over. Winner${snap.winners.length > 1 ? "s" : ""}: ${snap.winners.join(", ")}`;
@@ -135,9 +159,10 @@ function render(snap, tableApi) {
   renderMoves(snap, tableApi);
   $("#history").replaceChildren(...snap.history.map((text, i) => {
     const source = (snap.sources || [])[i];
-    if (source === "camera") return h("li", { class: "camera", text });
-    if (source === "demo") return h("li", { class: "demo", text, title: "typed by the demo for the players: no camera can see this move, or the camera missed it" });
-    return h("li", { text });
+    const latest = i === snap.history.length - 1 ? " latest" : "";
+    if (source === "camera") return h("li", { class: "camera" + latest, text });
+    if (source === "demo") return h("li", { class: "demo" + latest, text, title: "typed by the demo for the players: no camera can see this move, or the camera missed it" });
+    return h("li", { class: latest.trim() || null, text });
   }));
   renderCamera(snap, tableApi);
   const renderer = window.TableSightGames[snap.game];
@@ -154,6 +179,44 @@ function loadGameScript(snap, tableApi) {
   document.body.append(h("script", { src: `/static/games/${snap.game}.js`, onload: () => current && render(current, tableApi) }));
 }
 
+const SOURCE_WORDS = { camera: "by the camera", demo: "typed by the demo", page: "from the page", api: "from the API", player: "from a player's phone" };
+
+// The move just made, large, and when the camera made it, one click to take it back.
+function renderLastMove(snap, before) {
+  const n = snap.history.length;
+  const box = $("#last-move");
+  box.hidden = n === 0;
+  if (!n) return;
+  const source = (snap.sources || [])[n - 1];
+  $("#last-move-text").textContent = `Last move: ${snap.history[n - 1]}${SOURCE_WORDS[source] ? ` (${SOURCE_WORDS[source]})` : ""}`;
+  box.classList.toggle("camera", source === "camera");
+  $("#last-move-undo").hidden = source !== "camera" || snap.over;
+  // Speak a camera move once, when it arrives (not on the first render of the page).
+  if (before && n > before.history.length && source === "camera") draw.speech.say(`camera: ${snap.history[n - 1]}`);
+}
+
+// End of game: the score over time and every player's points, broken down by the game's plugin.
+function renderEnd(snap) {
+  const box = $("#game-end");
+  box.hidden = !snap.over;
+  if (!snap.over) return;
+  const timeline = snap.score_timeline || [snap.scores];
+  $("#game-end-chart").replaceChildren(draw.chart(timeline, snap.players));
+  const plugin = window.TableSightGames[snap.game];
+  const parts = plugin && plugin.breakdown ? plugin.breakdown(snap) : null;
+  const labels = parts ? [...new Set(snap.players.flatMap((p) => Object.keys(parts[p] || {})))]
+    .sort((a, b) => a.localeCompare(b, undefined, { numeric: true })) : [];
+  const table = h("table", { class: "breakdown" }, h("caption", { text: "Every player's points" }),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Player" }), ...labels.map((l) => h("th", { scope: "col", text: l })), h("th", { scope: "col", text: "Total" }))));
+  const body = h("tbody");
+  for (const p of snap.players) {
+    body.append(h("tr", { "data-player": p }, h("th", { scope: "row" }, draw.mark(snap.players, p), " ", p),
+      ...labels.map((l) => h("td", { text: String((parts[p] || {})[l] ?? 0) })), h("td", { class: "total", text: String(snap.scores[p]) })));
+  }
+  table.append(body);
+  $("#game-end-breakdown").replaceChildren(table);
+}
+
 function renderMoves(snap, tableApi) {
   const filter = $("#move-filter").value.trim().toLowerCase();
   const moves = snap.legal_moves.filter((m) => !filter || m.toLowerCase().includes(filter));
@@ -164,6 +227,8 @@ function renderMoves(snap, tableApi) {
 function renderCamera(snap, tableApi) {
   const cam = snap.camera || { watching: false };
   $("#watch").checked = !!cam.watching;
+  const waits = cam.watching && cam.waiting ? cam.waiting : snap.camera_waits_for;
+  $("#camera-waiting").textContent = waits ? `The camera waits for: ${waits}` : "";
   $("#camera-note").textContent = cam.watching
     ? `camera: ${cam.state}${cam.detail ? " · " + cam.detail : ""} · ${cam.applied || 0} moves played by the camera`
     : "";
@@ -207,7 +272,8 @@ function setupCamera() {
   const poll = async () => {
     try {
       const st = await api("GET", "/api/camera/status");
-      let text = st.state === "off" ? "no camera source" : `${st.source}: ${st.state}${st.detail ? " (" + st.detail + ")" : ""}`;
+      let text = st.state === "off" ? "no camera source (start the server with --source auto, a webcam index or a video file)" : `${st.source}: ${st.state}${st.detail ? " (" + st.detail + ")" : ""}`;
+      img.hidden = st.state === "off";  // no broken picture where there is no camera
       if (st.losses) text += ` · lost ${st.losses}× (last: ${st.last_problem})`;
       if (st.annotation && st.annotation !== "on") text += ` · detector ${st.annotation}`;
       $("#camera-status").textContent = text;

@@ -37,7 +37,7 @@ class QuarxCount:
 
     def sentence(self) -> str:
         if not self.sure:
-            return "spheres: not sure yet (a card marked ? is too close to call)"
+            return "spheres: unsure, a card marked ? is too close to call: spread its spheres out or hold the camera still"
         if self.spheres > 31:
             return f"{self.spheres} spheres: more than 31, show all five cards (16 + 8 + 4 + 2 + 1)"
         if self.spheres == 0:

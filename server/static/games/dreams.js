@@ -21,9 +21,35 @@ window.TableSightGames = window.TableSightGames || {};
   }
 
   function firmament(stars, colours, onClick) {
-    const f = h("div", { class: "dreams-firmament" + (onClick ? " clickable" : "") });
+    const f = h("div", { class: "dreams-firmament" + (onClick ? " clickable" : ""), role: "img",
+      "aria-label": `The firmament: ${stars.length ? stars.map((s) => `${s.player}'s ${s.kind} star`).join(", ") : "no stars yet"}` });
     for (const s of stars) f.append(starEl(s, colours));
     if (onClick) {
+      // The keyboard: arrow keys move a cross on the firmament, Enter places the star there.
+      const cross = h("span", { class: "dreams-cross", "aria-hidden": "true" }, "+");
+      const at = { x: 0.5, y: 0.5 };
+      const put = () => {
+        cross.style.left = `${at.x * 100}%`;
+        cross.style.top = `${at.y * 100}%`;
+        f.setAttribute("aria-label", `The firmament: the cross is ${Math.round(at.x * 100)}% across, ${Math.round(at.y * 100)}% down; arrow keys move it, Enter places the star`);
+      };
+      f.append(cross);
+      f.setAttribute("role", "application");
+      f.setAttribute("tabindex", "0");
+      f.addEventListener("keydown", (ev) => {
+        const step = ev.shiftKey ? 0.01 : 0.05;
+        const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+        if (moves[ev.key]) {
+          ev.preventDefault();
+          at.x = Math.min(1, Math.max(0, at.x + moves[ev.key][0]));
+          at.y = Math.min(1, Math.max(0, at.y + moves[ev.key][1]));
+          put();
+        } else if (ev.key === "Enter" || ev.key === " ") {
+          ev.preventDefault();
+          onClick(at.x.toFixed(3), at.y.toFixed(3));
+        }
+      });
+      put();
       f.addEventListener("click", (ev) => {
         const r = f.getBoundingClientRect();
         const x = Math.min(1, Math.max(0, (ev.clientX - r.left) / r.width));
@@ -216,6 +242,13 @@ window.TableSightGames = window.TableSightGames || {};
   }
 
   window.TableSightGames.dreams = {
+    // End of game: each player's points round by round.
+    breakdown(snap) {
+      const out = {};
+      for (const p of snap.players) out[p] = {};
+      for (const r of snap.view.results) for (const a of r.awards) if (a.points) out[a.player][`round ${r.number}`] = a.points;
+      return out;
+    },
     render(el, snap, api) {
       const v = snap.view;
       ui.lastSnap = snap;

@@ -21,7 +21,7 @@ window.TableSightHomeTools.quarxCheck = {
     };
     const box = h("div", { id: "quarx-check" },
       h("p", {}, "Drop a photo of the cards here, or ",
-        h("input", { type: "file", id: "quarx-file", accept: "image/*", onchange: (ev) => ev.target.files[0] && send(ev.target.files[0]) })),
+        h("input", { type: "file", id: "quarx-file", "aria-label": "a photo of Quarx cards", accept: "image/*", onchange: (ev) => ev.target.files[0] && send(ev.target.files[0]) })),
       out,
       h("p", {}, h("button", { id: "quarx-live", type: "button", text: "Count the camera picture", onclick: () => count("/api/quarx/count-camera") })));
     box.addEventListener("dragover", (ev) => { ev.preventDefault(); box.classList.add("drag"); });

@@ -128,7 +128,13 @@
       const picked = !owner && ui.pick[colour] === face && shown.indexOf(face) === i;
       const die = h("div", { class: `ubongo-die ${colour}${owner ? " taken" : ""}${picked ? " picked" : ""}`, "data-face": face, "data-colour": colour, title: face },
         mini(v.shapes[face]), h("small", { text: owner ? `${face} · ${owner}` : face }));
-      if (!owner && v.phase === "take") die.addEventListener("click", () => { ui.pick[colour] = ui.pick[colour] === face ? null : face; redraw(); });
+      if (!owner && v.phase === "take") {
+        window.TableSightDraw.htmlButton(die, `${colour} die ${face}${picked ? " (picked)" : ""}`, () => { ui.pick[colour] = ui.pick[colour] === face ? null : face; redraw(); });
+        die.setAttribute("aria-pressed", picked ? "true" : "false");
+      } else {
+        die.setAttribute("role", "img");
+        die.setAttribute("aria-label", owner ? `${colour} die ${face}, taken by ${owner}` : `${colour} die ${face}`);
+      }
       row.append(die);
     });
     return row;
@@ -229,7 +235,7 @@
         const name = cellName([r, c]);
         if (!inArea.has(name)) { grid.append(h("span", { class: "void" })); continue; }
         const shape = filledBy.get(name);
-        const cell = h("span", { class: `cell${shape ? " filled" : ""}${hinted.has(name) ? " hinted" : ""}`, "data-cell": name, title: name });
+        const cell = h("span", { class: `cell${shape ? " filled" : ""}${hinted.has(name) ? " hinted" : ""}`, "data-cell": name, title: shape ? `${name}: ${shape}` : name });
         if (shape) { cell.style.background = `hsl(${hue(shape)} 55% 45%)`; cell.textContent = shape; }
         cellEls.set(name, cell);
         grid.append(cell);
@@ -245,7 +251,9 @@
         const ok = target.every((t) => inArea.has(t) && !filledBy.has(t));
         cell.addEventListener("mouseenter", () => { clear(); for (const t of target) if (cellEls.has(t)) cellEls.get(t).classList.add(ok ? "ghost-ok" : "ghost-bad"); });
         cell.addEventListener("mouseleave", clear);
-        cell.addEventListener("click", () => send(`${p} enters ${ui.shape} at ${target.join(" ")}`));
+        const enter = () => send(`${p} enters ${ui.shape} at ${target.join(" ")}`);
+        window.TableSightDraw.htmlButton(cell, `${ui.shape} with its first square at ${name}${ok ? "" : " (does not fit)"}`, enter);
+        cell.addEventListener("focus", () => { clear(); for (const t of target) if (cellEls.has(t)) cellEls.get(t).classList.add(ok ? "ghost-ok" : "ghost-bad"); });
       }
     }
     board.append(grid);
@@ -254,6 +262,15 @@
 
   window.TableSightGames = window.TableSightGames || {};
   window.TableSightGames.ubongo = {
+    // End of game: each player's points area by area.
+    breakdown(snap) {
+      const out = {};
+      for (const p of snap.players) {
+        out[p] = {};
+        (snap.view.points[p] || []).forEach((pts, i) => { out[p][`area ${i + 1}`] = pts; });
+      }
+      return out;
+    },
     render(el, snap, api) {
       if (ui.tableId !== api.tableId) {
         Object.assign(ui, { tableId: api.tableId, player: null, pick: { black: null, white: null }, shape: null, rot: 0, mirror: false, hint: null, shown: null });

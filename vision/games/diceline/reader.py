@@ -21,7 +21,8 @@ from vision.detector.profile import DiceProfile
 from vision.games.diceline.cells import PPM, WINDOW, DieRead, read_die, read_layout, read_tile
 from vision.games.diceline.dice_on_mat import merge
 from vision.games.diceline.geometry import mat_pose, paper_model
-from vision.games.diceline.spec import LAYOUT_PITCH, PAPER_SPOTS, TILE_PITCH, mat_layout
+from vision.detector.model import Detection
+from vision.games.diceline.spec import DIE, LAYOUT_PITCH, PAPER_SPOTS, TILE_PITCH, mat_layout
 from vision.pipeline import ReadContext, Reading, Settling
 
 DEFAULT_PLAYERS = ("pink", "yellow", "orange")  # seat names when the caller gives none (the board colours)
@@ -35,6 +36,8 @@ class MatReading:
     tiles: dict[str, str | None] = field(default_factory=dict)
     layouts: dict[str, int | str | None] = field(default_factory=dict)  # spot -> id, '', 'back' or None
     confidence: dict[str, float] = field(default_factory=dict)
+    # Where each die cell lies in the picture (x1, y1, x2, y2), for drawing what was read there.
+    boxes: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
 
 
 def read_cells(frame: np.ndarray, calibration: Calibration | None = None, seats: int = 4, detector=None,
@@ -53,6 +56,7 @@ def read_cells(frame: np.ndarray, calibration: Calibration | None = None, seats:
         toward = pose.camera_foot - np.array([cell.x, cell.y])
         got = read_die(window, toward / max(1e-6, float(np.linalg.norm(toward))), paper(cell.x, cell.y))
         out.dice[cell.name], out.confidence[cell.name] = got, got.confidence
+        out.boxes[cell.name] = _box(pose.tops, cell.x, cell.y)
     for cell in layout.tile_cells():
         look, c = read_tile(pose.warp(frame, pose.table, cell.x, cell.y, TILE_PITCH, PPM), paper(cell.x, cell.y))
         out.tiles[cell.name], out.confidence[cell.name] = look, c
@@ -98,7 +102,29 @@ def read_diceline(frame: np.ndarray, detector=None, calibration: Calibration | N
     }
     display = [cells.tiles[c.name] for c in layout.bonus_display]
     view["bonus_display"] = None if any(k is None or k == "back" for k in display) else sorted(k for k in display if k)
-    return Reading(view)
+    return Reading(view, _drawn(cells))
+
+
+def _box(plane: np.ndarray, x: float, y: float) -> tuple[float, float, float, float]:
+    """The picture box around a die's top face centred at mat (x, y) mm on `plane` (mm -> pixels)."""
+    half = DIE * 0.6
+    pts = np.array([[x - half, y - half, 1], [x + half, y - half, 1], [x + half, y + half, 1], [x - half, y + half, 1]]).T
+    img = plane @ pts
+    img = img[:2] / img[2]
+    return float(img[0].min()), float(img[1].min()), float(img[0].max()), float(img[1].max())
+
+
+def _drawn(cells: MatReading) -> list[Detection]:
+    """Each die found on the mat as the picture labels it: 'red 4', or 'unsure: red die' (short:
+    a mat holds dozens of dice) where its colour or value could not be read."""
+    out = []
+    for name, die in cells.dice.items():
+        if not (die.present or die.seen) or name not in cells.boxes:
+            continue
+        sure = die.present and die.colour is not None and die.value is not None
+        out.append(Detection(f"{die.colour} {die.value}" if sure else f"unsure: {die.colour + ' ' if die.colour else ''}die",
+                             cells.boxes[name], die.confidence))
+    return out
 
 
 def _row(dice: list[DieRead]) -> list | None:
