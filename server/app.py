@@ -25,7 +25,8 @@ from server.dice_profile import ProfileOrigin, ProfileSlot, load_for_this_model,
 from server.routes import camera, demo, exposure, pages, quarx_check, tables, teach
 from server.security import AccessPolicy, GuardMiddleware
 from server.service import AccessDenied, MoveIdReused, TableBroken, TableNotFound, TableService
-from server.store import EventStore, StoreError
+from server.event_stores import open_store
+from server.store import StoreError
 from server.teaching import TeachingSession, Tools, default_tools
 from vision.detector.profile import DiceProfile, ProfileError
 
@@ -74,7 +75,8 @@ def create_app(
     db_path: str | Path, source: FrameSource | None = None, detector: bool = True, policy: AccessPolicy | None = None,
     profile: DiceProfile | None = None, teach_tools: Tools = default_tools,
 ) -> FastAPI:
-    """The app over the SQLite file at `db_path`; the camera `source` starts and stops with it.
+    """The app over the event log `db_path` names (an SQLite file, or a `postgresql://` URL shared
+    with other server processes); the camera `source` starts and stops with it.
 
     `policy` says which hosts and origins it answers (default: loopback only, see server.security);
     `profile`: the dice profile every reader uses (default: the one taught for this camera, if any);
@@ -92,7 +94,7 @@ def create_app(
                 camera_feed.stop()
             store.close()
 
-    store = EventStore(db_path)
+    store = open_store(db_path)
     app = FastAPI(title="TableSight", lifespan=lifespan, responses=exposure.ERROR_RESPONSES)
     app.state.policy = policy or AccessPolicy.for_bind()
     app.add_middleware(GuardMiddleware, policy=app.state.policy)

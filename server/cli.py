@@ -13,6 +13,11 @@ def default_db() -> Path:
     return base / "tablesight" / "tablesight.sqlite"
 
 
+def _db_arg(text: str) -> str | Path:
+    """`--db`: a PostgreSQL URL stays text (it is no file name), anything else is a path."""
+    return text if text.startswith(("postgresql://", "postgres://")) else Path(text)
+
+
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -52,7 +57,7 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     if policy.warning:
         print(f"WARNING: {policy.warning}", file=sys.stderr)
-    print(f"TableSight on http://{args.host}:{args.port}/  (event log: {args.db})", file=sys.stderr)
+    print(f"TableSight on http://{args.host}:{args.port}/  (event log: {app.state.tables.store.path})", file=sys.stderr)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0
 
@@ -173,7 +178,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="camera: a webcam index (0), a video file, an image folder, 'demo' (bundled footage), "
         "'auto' (webcam 0 if one answers, else the demo; default) or 'none'",
     )
-    serve.add_argument("--db", type=Path, default=default_db(), help=f"SQLite event log (default {default_db()})")
+    serve.add_argument("--db", type=_db_arg, default=default_db(),
+                       help=f"event log: an SQLite file (default {default_db()}) or a PostgreSQL URL "
+                       "(postgresql://user@host/dbname) that several server processes share")
     serve.add_argument("--no-detector", action="store_true", help="show the camera picture without detections")
     serve.add_argument("--profile", type=Path, default=None, metavar="PROFILE",
                        help="read dice with this profile (made by `tablesight teach` or on the page); default: the "
