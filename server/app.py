@@ -22,7 +22,7 @@ from vision.calibration import Calibration
 from vision.games.readers import READERS
 from vision.sources import FrameSource
 from server.dice_profile import ProfileOrigin, ProfileSlot, load_for_this_model, profile_path
-from server.routes import camera, demo, exposure, pages, quarx_check, tables, teach
+from server.routes import camera, demo, exposure, pages, quarx_check, tables, teach, worker
 from server.security import AccessPolicy, GuardMiddleware
 from server.service import AccessDenied, MoveIdReused, TableBroken, TableNotFound, TableService
 from server.event_stores import open_store
@@ -189,6 +189,7 @@ def create_app(
     app.include_router(quarx_check.router)
     app.include_router(demo.router)
     app.include_router(teach.router)
+    app.include_router(worker.router)
     for game in ENGINES:
         try:
             module = importlib.import_module(f"server.routes.{game}")

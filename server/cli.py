@@ -62,6 +62,50 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _camera(args: argparse.Namespace) -> int:
+    import logging
+    import threading
+
+    from server.edge_worker import CameraWorker, LinkRefused, ServerLink, run
+    from vision.games.readers import READERS
+    from vision.sources import FrameSource, parse_source
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    token = args.token or os.environ.get("TABLESIGHT_CAMERA_TOKEN")
+    if not token:
+        print("tablesight camera: give the table's camera token (TABLESIGHT_CAMERA_TOKEN or --token; the table's "
+              "page shows it to whoever created the table)", file=sys.stderr)
+        return 2
+    try:
+        spec = parse_source(args.source)
+    except ValueError as exc:
+        print(f"tablesight camera: {exc}", file=sys.stderr)
+        return 2
+    detector = None
+    if not args.no_detector:
+        from vision.detector import NoModelError, load_detector
+
+        try:
+            detector = load_detector()
+        except NoModelError as exc:
+            print(f"tablesight camera: reading without the detector ({exc})", file=sys.stderr)
+    worker = CameraWorker(ServerLink(args.server, args.table, token), READERS, detector,
+                          source=f"{spec.kind}:{spec.target}")
+    source = FrameSource(spec).start()
+    stop = threading.Event()
+    print(f"camera worker: {spec.kind} {spec.target} -> {args.server} table {args.table}", file=sys.stderr)
+    try:
+        run(worker, source, stop)
+    except LinkRefused as exc:
+        print(f"tablesight camera: the server refused: {exc.reason}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        stop.set()
+    finally:
+        source.stop()
+    return 0
+
+
 DEMO_CLIPS = {"diceline": "diceline_round.mp4", "ubongo": "ubongo_area.mp4", "quarx": "quarx_rounds.mp4"}
 FOOTAGE_SEEDS = {"diceline": 3, "ubongo": 2, "quarx": 1}  # seeds the camera reads best through the clip (see README)
 
@@ -187,6 +231,21 @@ def build_parser() -> argparse.ArgumentParser:
                        "profile taught on the page for this camera, if any")
     serve.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     serve.set_defaults(func=_serve)
+
+    cam = sub.add_parser(
+        "camera",
+        help="run a table's camera next to the webcam and send what it reads to the central server",
+        description="An edge camera worker: reads the webcam here (hand check, detector, the game's reader, "
+        "stabiliser) and sends the table's server its state, each stable view and its picture; the server "
+        "plays the moves. Reconnects by itself; a view sent twice plays nothing twice.",
+    )
+    cam.add_argument("--server", required=True, help="the server's URL as the worker reaches it, e.g. http://cafe.lan:8000")
+    cam.add_argument("--table", required=True, help="the table's id (on its page)")
+    cam.add_argument("--source", default="0", help="webcam index (default 0), a video file or an image folder")
+    cam.add_argument("--token", default=None,
+                     help="the table's camera token (default: $TABLESIGHT_CAMERA_TOKEN, which keeps it out of the process list)")
+    cam.add_argument("--no-detector", action="store_true", help="read classically, without the network")
+    cam.set_defaults(func=_camera)
 
     footage = sub.add_parser(
         "footage",

@@ -186,6 +186,13 @@ class TableService:
         self.table(table_id)
         return [list(c) for c in self.board.get(table_id)["candidates"]["moves"]]
 
+    def knows_move_id(self, table_id: str, move_id: str) -> bool:
+        """True when a move with this client id is in the table's log (through any process)."""
+        t = self.table(table_id)
+        with t.lock:
+            self._catch_up(t)
+            return move_id in t.logged_ids
+
     def snapshot(self, table_id: str, player: str | None = None) -> dict:
         """The shared state shape of the API (as `player` may see it; None: the shared screen)."""
         t = self.table(table_id)

@@ -13,7 +13,7 @@ settle (`settle`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 import cv2
@@ -84,14 +84,22 @@ class FramePipeline:
 
     def step(self, frame: np.ndarray, context: ReadContext, engine: Engine, state: Any) -> FrameStep:
         """Read one frame against the game in `state`; see the module doc for the order."""
+        seen = self.see(frame, context)
+        if seen.stable is None:
+            return seen
+        return replace(seen, result=reconcile(engine, state, seen.stable))
+
+    def see(self, frame: np.ndarray, context: ReadContext) -> FrameStep:
+        """hands -> detector -> reader -> stabiliser -> annotate: what the table shows, without the
+        game (`result` stays None). An edge camera worker stops here and sends the stable views to
+        the server, which holds the game's state and reconciles them."""
         if self._hands(frame):
             self._stable.feed(None)  # what is under the hand may be changing
             return FrameStep(banner(frame.copy(), "hand over the table: not reading"), hand=True)
         reading = self.reader.read(frame, context)
         stable = self._stable.feed(reading.view)
-        result = reconcile(engine, state, stable) if stable is not None else None
         picture = annotate(frame, reading.drawables) if reading.drawables is not None else frame
-        return FrameStep(picture, hand=False, seen=reading.view, stable=stable, result=result)
+        return FrameStep(picture, hand=False, seen=reading.view, stable=stable)
 
 
 def banner(frame: np.ndarray, text: str) -> np.ndarray:

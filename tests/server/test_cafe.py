@@ -36,23 +36,31 @@ class LiveClient:
     """A WebSocket client of one table on one process, keeping the newest snapshot it was sent."""
 
     def __init__(self, base: str, tid: str):
-        self.ws = connect(base.replace("http://", "ws://") + f"/api/tables/{tid}/live", open_timeout=60)
+        self.url = base.replace("http://", "ws://") + f"/api/tables/{tid}/live"
         self.latest: dict | None = None
         self.versions: list[int] = []
         self.seen = threading.Condition()
+        self.open = threading.Event()
+        self.ws = None
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
+        self.open.wait()
 
     def _read(self) -> None:
         try:
-            while True:
-                snap = json.loads(self.ws.recv())
-                with self.seen:
-                    self.latest = snap
-                    self.versions.append(snap["version"])
-                    self.seen.notify_all()
+            with connect(self.url, open_timeout=60) as ws:
+                self.ws = ws
+                self.open.set()
+                for message in ws:
+                    snap = json.loads(message)
+                    with self.seen:
+                        self.latest = snap
+                        self.versions.append(snap["version"])
+                        self.seen.notify_all()
         except Exception:
             pass
+        finally:
+            self.open.set()
 
     def wait_for(self, version: int) -> dict:
         with self.seen:
@@ -62,7 +70,8 @@ class LiveClient:
             return self.latest
 
     def close(self) -> None:
-        self.ws.close()
+        if self.ws is not None:
+            self.ws.close()
 
 
 def play_some(base: str, tid: str, name: str, tries: int, acked: list, rng: random.Random, stop=None) -> None:
