@@ -164,6 +164,13 @@ def _bench_frames(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_cafe(args: argparse.Namespace) -> int:
+    from server.evaluation.cafe_bench import main as bench
+
+    bench(args.pg, tables=args.tables)
+    return 0
+
+
 def _quarx_kind(move: str) -> str:
     return "reveals" if move.startswith("reveal") else "turn overs" if move.startswith("turn over") else "piles laid"
 
@@ -294,6 +301,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     fb.add_argument("--frames", type=int, default=40, help="frames per game (default 40)")
     fb.set_defaults(func=_bench_frames)
+
+    bc = sub.add_parser(
+        "bench-cafe",
+        help="measure the café: moves/s and live latency with 1 and 2 server processes on PostgreSQL, "
+        "start-up with 1,000 tables, CPU per camera worker",
+        description="Start server processes on PostgreSQL and measure moves per second and live-update "
+        "latency (one and two processes), start-up with many tables in the log (against SQLite), and the CPU "
+        "a camera worker spends per frame on the bundled Quarx clip. Each part uses a database of its own, "
+        "created and dropped through --pg.",
+    )
+    bc.add_argument("--pg", required=True, help="PostgreSQL URL of a role that may create databases, e.g. postgresql://postgres@localhost/postgres")
+    bc.add_argument("--tables", type=int, default=1000, help="tables in the log for the start-up figure (default 1000)")
+    bc.set_defaults(func=_bench_cafe)
 
     from vision.commands import add_commands
 
