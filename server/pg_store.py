@@ -136,6 +136,8 @@ class PostgresEventStore:
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
         try:
+            # One plain connection first: its failure says why in libpq's words (the pool would only time out).
+            psycopg.connect(dsn, connect_timeout=10).close()
             self._pool = ConnectionPool(dsn, min_size=1, max_size=pool_size, kwargs={"autocommit": True},
                                         open=False, name="tablesight")
             self._pool.open(wait=True, timeout=15)
@@ -172,6 +174,12 @@ class PostgresEventStore:
         # Delivered when the transaction commits, to every listening process (this one skips it).
         cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps({"t": table_id, "o": self.origin})))
 
+    def announce(self, table_id: str) -> None:
+        """Tell the other processes that `table_id` changed in a way they cannot read from the log
+        (a revoked private link): their pages of it read it again."""
+        with self._transaction() as cur:
+            self._announce(cur, table_id)
+
     def close(self) -> None:
         if self._closed:
             return
@@ -193,6 +201,10 @@ class PostgresEventStore:
 
     def set_meta(self, key: str, value: str) -> None:
         self._run("INSERT INTO meta VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value=EXCLUDED.value", (key, value))
+
+    def claim_meta(self, key: str, value: str) -> bool:
+        """Set `key` unless it is set already; True when this call set it (one process wins)."""
+        return bool(self._run("INSERT INTO meta VALUES (%s, %s) ON CONFLICT (key) DO NOTHING RETURNING key", (key, value)))
 
     def create_table(self, game: str, players: list[str], options: dict, seed: int) -> TableRecord:
         rec = TableRecord(secrets.token_urlsafe(6), game, list(players), dict(options), seed, time.time())

@@ -346,7 +346,8 @@ class TableService:
                 subs.discard(item)
 
     def notify(self, table_id: str) -> None:
-        """Wake every live watcher of the table (their pages re-read it)."""
+        """Wake every live watcher of the table (their pages re-read it), in every process."""
+        self.store.announce(table_id)
         self._notify(table_id)
 
     def _heard(self, table_id: str | None) -> None:

@@ -193,6 +193,14 @@ class EventStore:
     def set_meta(self, key: str, value: str) -> None:
         self._run("INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value))
 
+    def claim_meta(self, key: str, value: str) -> bool:
+        """Set `key` unless it is set already; True when this call set it (atomic: one claimant wins)."""
+        with self._lock:
+            try:
+                return self._db.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (key, value)).rowcount == 1
+            except sqlite3.Error as exc:
+                raise StoreError(describe(exc)) from None
+
     def create_table(self, game: str, players: list[str], options: dict, seed: int) -> TableRecord:
         rec = TableRecord(secrets.token_urlsafe(6), game, list(players), dict(options), seed, time.time())
         self._run(
@@ -220,6 +228,9 @@ class EventStore:
 
     def listen(self, heard: Callable[[str | None], None]) -> None:
         """Nothing to hear: no other process writes this file (see PostgresEventStore.listen)."""
+
+    def announce(self, table_id: str) -> None:
+        """Nobody else to tell (see PostgresEventStore.announce)."""
 
     def table_record(self, table_id: str) -> TableRecord | None:
         """One table's record (None: no such table); raises StoreError when it cannot be read."""

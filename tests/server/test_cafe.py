@@ -189,3 +189,34 @@ def test_sigkill_one_process_mid_game_loses_no_acknowledged_move(pg_dsn, server_
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_dreams_link_is_shown_once_across_processes(pg_dsn, server_factory):
+    """Links are handed out once during set-up: asking the other process does not show it again."""
+    a, b = server_factory(pg_dsn).start(), server_factory(pg_dsn).start()
+    try:
+        tid = call(f"{a.url}/api/tables", {"game": "dreams", "players": ["Ann", "Ben", "Cat"]})[1]["id"]
+        assert call(f"{a.url}/api/tables/{tid}/dreams/links/Ann", {})[0] == 200
+        status, _ = call(f"{b.url}/api/tables/{tid}/dreams/links/Ann", {})
+        assert status == 403
+        assert call(f"{b.url}/api/tables/{tid}/dreams/links/Ben", {})[0] == 200
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_an_unreachable_database_is_named_at_start_up(tmp_path):
+    import socket
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT, free_port
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"postgresql://ann:hunter2@127.0.0.1:{port}/tablesight"
+    r = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--port", str(free_port()), "--db", url,
+                        "--source", "none", "--no-detector"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "cannot be reached" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert "hunter2" not in r.stderr  # the password stays out of messages
