@@ -130,9 +130,12 @@ async def table_picture(table_id: str, request: Request) -> Response:
 
 @router.get("/camera/stream.mjpg")
 async def table_stream(table_id: str, request: Request) -> StreamingResponse:
-    """The worker's pictures as MJPEG, like the local camera's stream (polled from the board)."""
+    """The worker's pictures as MJPEG, like the local camera's stream (polled from the board); 404
+    until a worker has sent one."""
     svc = _service(request)
     await run_in_threadpool(svc.table, table_id)
+    if await run_in_threadpool(svc.board.picture, table_id) is None:
+        raise HTTPException(404, detail={"reason": "no camera worker has sent a picture of this table", "rule": None})
 
     async def parts():
         sent, idle, period = -1, 0.0, 0.2
