@@ -202,6 +202,13 @@ class PostgresEventStore:
     def set_meta(self, key: str, value: str) -> None:
         self._run("INSERT INTO meta VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value=EXCLUDED.value", (key, value))
 
+    def increment_meta(self, key: str) -> int:
+        """Add one to the number under `key` (0 when unset) and return the new number: two processes
+        incrementing at once get two numbers."""
+        rows = self._run("INSERT INTO meta VALUES (%s, '1') ON CONFLICT (key) DO UPDATE "
+                         "SET value=(meta.value::bigint + 1)::text RETURNING value", (key,))
+        return int(rows[0][0])
+
     def claim_meta(self, key: str, value: str) -> bool:
         """Set `key` unless it is set already; True when this call set it (one process wins)."""
         return bool(self._run("INSERT INTO meta VALUES (%s, %s) ON CONFLICT (key) DO NOTHING RETURNING key", (key, value)))

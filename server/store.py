@@ -193,6 +193,16 @@ class EventStore:
     def set_meta(self, key: str, value: str) -> None:
         self._run("INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value))
 
+    def increment_meta(self, key: str) -> int:
+        """Add one to the number under `key` (0 when unset) and return the new number, atomically."""
+        with self._lock:
+            try:
+                self._db.execute("INSERT INTO meta VALUES (?, '1') ON CONFLICT(key) DO UPDATE "
+                                 "SET value=CAST(CAST(value AS INTEGER) + 1 AS TEXT)", (key,))
+                return int(self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()[0])
+            except sqlite3.Error as exc:
+                raise StoreError(describe(exc)) from None
+
     def claim_meta(self, key: str, value: str) -> bool:
         """Set `key` unless it is set already; True when this call set it (atomic: one claimant wins)."""
         with self._lock:
