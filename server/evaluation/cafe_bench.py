@@ -44,7 +44,6 @@ from rules.core.match import Match
 from rules.registry import engine_for
 from server.edge_worker import CameraWorker, ServerLink
 from server.event_stores import open_store
-from server.service import TableService
 from vision.games.readers import READERS
 from vision.sources import DEMO_DIR, demo_clip
 
