@@ -216,9 +216,10 @@ class TableService:
 
     def _write(self, t: Table, decide) -> Any:
         """Decide a change on the caught-up table and append it as the next event (caller holds
-        `t.lock`). `decide()` changes `t.match` and returns (event kind, text, source, move id,
-        rollback); when another process wrote that event number first, `rollback()` undoes the
-        change in memory and the table catches up and decides again."""
+        `t.lock`); returns what `decide` said to return. `decide()` changes `t.match` and returns
+        (event kind, text, source, move id, rollback, result), or kind None when there is nothing
+        to write; when another process wrote that event number first, `rollback()` undoes the
+        change in memory, and the table catches up and decides again."""
         for _ in range(RACES):
             self._catch_up(t)
             kind, text, source, move_id, rollback, result = decide()
@@ -239,7 +240,7 @@ class TableService:
     def play(
         self, table_id: str, text: str, source: str = "api", player: str | None = None, move_id: str | None = None
     ) -> dict:
-        """Play a move; logged to disk before anyone hears of it. Returns the snapshot right after it.
+        """Play a move; committed to the event log before anyone hears of it. Returns the snapshot right after it.
 
         A client that may retry sends a `move_id`: a repeat of an id this table has seen gets the
         first answer again (marked "repeated") and plays nothing; the same id with another move is
