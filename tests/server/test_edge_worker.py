@@ -145,6 +145,17 @@ def test_an_edge_worker_plays_the_quarx_demo_through_the_central_servers(pg_dsn,
         b.stop()
 
 
+def has_picture(base: str, tid: str) -> bool:
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"{base}/api/tables/{tid}/camera/frame.jpg", timeout=60) as r:
+            return r.read(3) == b"\xff\xd8\xff"
+    except urllib.error.HTTPError:
+        return False
+
+
 def call_token(base: str, tid: str, creator: str) -> str:
     import urllib.request
 
@@ -158,3 +169,40 @@ def full_log(dsn: str, tid: str) -> list[str]:
 
     with psycopg.connect(dsn) as conn:
         return [r[0] for r in conn.execute("SELECT text FROM events WHERE table_id=%s AND kind='move' ORDER BY seq", (tid,))]
+
+
+def test_the_camera_command_reports_to_the_server_and_refuses_a_wrong_token(server_process):
+    """`tablesight camera` as a person runs it: a wrong token stops it with the reason; the right one
+    puts its state and picture on the table's page."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.conftest import ROOT
+
+    url = server_process.url
+    made = call(f"{url}/api/tables", QUARX)[1]
+    tid = made["id"]
+    token = call_token(url, tid, made["creator_token"])
+    cmd = [sys.executable, "-m", "server.cli", "camera", "--server", url, "--table", tid,
+           "--source", str(DEMO_DIR / "quarx_rounds.mp4"), "--no-detector"]
+    wrong = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120,
+                           env={**os.environ, "TABLESIGHT_CAMERA_TOKEN": "0" * 64})
+    assert wrong.returncode == 2 and "refused" in wrong.stderr and "Traceback" not in wrong.stderr, wrong.stderr
+    worker = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              env={**os.environ, "TABLESIGHT_CAMERA_TOKEN": token})
+    try:
+        for _ in range(600):  # readiness by polling
+            cam = call(f"{url}/api/tables/{tid}")[1]["camera"]
+            if cam.get("worker") and cam.get("source", "").startswith("video:") and has_picture(url, tid):
+                break
+            assert worker.poll() is None, worker.stderr.read().decode()
+            time.sleep(0.2)
+        else:
+            raise AssertionError("the worker never reported")
+        assert cam["state"] in ("watching", "hand", "ask")
+    finally:
+        worker.send_signal(signal.SIGINT)
+        assert worker.wait(timeout=60) == 0
