@@ -27,6 +27,7 @@ from server.table_board import Part
 log = logging.getLogger("tablesight")
 REMEMBERED_MOVE_IDS = 256  # per table: enough for any client's retries, small in memory
 RACES = 64  # times a change may lose the race for its event number before the table is called busy
+MAX_LOADED = 2000  # tables of a shared store kept in memory; the least recently used unwatched ones go
 
 
 class TableNotFound(LookupError):
@@ -69,15 +70,18 @@ class Table:
 class TableService:
     """Create, read, change and watch tables. Thread-safe; callable from any thread."""
 
-    def __init__(self, store, preload: bool | None = None):
+    def __init__(self, store, preload: bool | None = None, max_loaded: int = MAX_LOADED):
         """`store`: server.store.EventStore or server.pg_store.PostgresEventStore. `preload`: replay
         every table now (default: when the store is this process's own; a shared database's tables
-        load on first use, so start-up does not grow with the log)."""
+        load on first use, so start-up does not grow with the log). `max_loaded`: a shared store's
+        tables kept in memory; beyond it the least recently used one that no page watches is let
+        go (it loads again on its next use)."""
         self.store = store
+        self.max_loaded = max_loaded
         self.board = store.board
         self.keys = ServerKeys(store.secret())
         self.preload = (not store.shared) if preload is None else preload
-        self._tables: dict[str, Table] = {}
+        self._tables: OrderedDict[str, Table] = OrderedDict()  # least recently used first
         # Tables whose log no longer replays: reported and skipped, so the others still start.
         self.broken: dict[str, str] = {}
         self._subscribers: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]]] = {}
@@ -103,7 +107,21 @@ class TableService:
             log.warning("table %s (%s) skipped: its log no longer replays: %s", rec.id, rec.game, reason)
             return None
         with self._guard:
-            return self._tables.setdefault(rec.id, table)  # two threads loading it at once: the first one stays
+            table = self._tables.setdefault(rec.id, table)  # two threads loading it at once: the first one stays
+            self._let_go()
+            return table
+
+    def _let_go(self) -> None:
+        """Drop the least recently used unwatched tables beyond `max_loaded` (caller holds the guard).
+        Only for a shared store: a copy still in use elsewhere in this process stays correct, since
+        every change is checked against the log's event numbers, whoever holds which copy."""
+        if not self.store.shared:
+            return
+        for tid in list(self._tables):
+            if len(self._tables) <= self.max_loaded:
+                return
+            if not self._subscribers.get(tid):
+                del self._tables[tid]
 
     def _replay(self, rec: TableRecord) -> Table:
         events = self.store.events(rec.id)
@@ -156,6 +174,8 @@ class TableService:
         processes until `_catch_up` (every public read and change does it)."""
         with self._guard:
             t = self._tables.get(table_id)
+            if t is not None:
+                self._tables.move_to_end(table_id)
         if t is None:
             if table_id in self.broken:
                 raise TableBroken(table_id, self.broken[table_id])
@@ -212,6 +232,7 @@ class TableService:
         table = Table(rec, Match(engine, list(players), options, self._match_seed(engine, rec.id, seed)), [], 0)
         with self._guard:
             self._tables[rec.id] = table
+            self._let_go()
         return rec.id
 
     def _write(self, t: Table, decide) -> Any:

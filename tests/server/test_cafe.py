@@ -220,3 +220,26 @@ def test_an_unreachable_database_is_named_at_start_up(tmp_path):
                         "--source", "none", "--no-detector"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "cannot be reached" in r.stderr and "Traceback" not in r.stderr, r.stderr
     assert "hunter2" not in r.stderr  # the password stays out of messages
+
+
+def test_tables_load_on_demand_and_unused_ones_are_let_go(pg_dsn):
+    """A process loads a table on its first use (not at start) and keeps at most `max_loaded`; a table
+    let go loads again, caught up with what the other process did meanwhile."""
+    from server.event_stores import open_store
+    from server.service import TableService
+
+    a = TableService(open_store(pg_dsn))
+    tids = [a.create("quarx", ["Ann", "Ben"], seed=s) for s in range(3)]
+    b = TableService(open_store(pg_dsn), max_loaded=2)
+    try:
+        assert b._tables == {} and [r.id for r in b.records()] == tids  # listed, none loaded
+        for tid in tids:
+            b.play(tid, "random")
+        assert list(b._tables) == tids[1:]  # the least recently used went
+        a.play(tids[0], "Ann passes")
+        snap = b.snapshot(tids[0])  # loads again, with both moves
+        assert snap["version"] == 2 and snap == a.snapshot(tids[0])
+        assert len(b._tables) == 2
+    finally:
+        a.store.close()
+        b.store.close()
