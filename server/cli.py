@@ -62,6 +62,17 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _corners(text: str) -> list[tuple[float, float]]:
+    """`--corners "x,y x,y x,y x,y"`: four points in the camera's pixels; ValueError in words."""
+    try:
+        points = [tuple(float(v) for v in pair.split(",")) for pair in text.split()]
+    except ValueError:
+        points = []
+    if len(points) != 4 or any(len(p) != 2 for p in points):
+        raise ValueError(f"{text!r} is not four corners like '12,40 610,38 620,470 8,465'")
+    return points  # type: ignore[return-value]
+
+
 def _camera(args: argparse.Namespace) -> int:
     import logging
     import threading
@@ -89,8 +100,17 @@ def _camera(args: argparse.Namespace) -> int:
             detector = load_detector()
         except NoModelError as exc:
             print(f"tablesight camera: reading without the detector ({exc})", file=sys.stderr)
+    calibration = None
+    if args.corners is not None:
+        from vision.calibration import from_clicks
+
+        try:
+            calibration = from_clicks(_corners(args.corners))
+        except ValueError as exc:
+            print(f"tablesight camera: --corners: {exc}", file=sys.stderr)
+            return 2
     worker = CameraWorker(ServerLink(args.server, args.table, token), READERS, detector,
-                          source=f"{spec.kind}:{spec.target}")
+                          source=f"{spec.kind}:{spec.target}", calibration=calibration, markers=args.markers)
     source = FrameSource(spec).start()
     stop = threading.Event()
     print(f"camera worker: {spec.kind} {spec.target} -> {args.server} table {args.table}", file=sys.stderr)
@@ -252,6 +272,10 @@ def build_parser() -> argparse.ArgumentParser:
     cam.add_argument("--token", default=None,
                      help="the table's camera token (default: $TABLESIGHT_CAMERA_TOKEN, which keeps it out of the process list)")
     cam.add_argument("--no-detector", action="store_true", help="read classically, without the network")
+    cam.add_argument("--corners", default=None, metavar="'X,Y X,Y X,Y X,Y'",
+                     help="the board's four corners in the camera's pixels (boards seen at an angle: Diceline)")
+    cam.add_argument("--markers", action="store_true",
+                     help="calibrate from the printed corner markers (tablesight markers) once they are in view")
     cam.set_defaults(func=_camera)
 
     footage = sub.add_parser(

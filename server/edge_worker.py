@@ -28,6 +28,7 @@ from typing import Literal
 import cv2
 import numpy as np
 
+from vision.calibration import Calibration, from_markers
 from vision.pipeline import FramePipeline, ReadContext, Reader
 
 log = logging.getLogger("tablesight")
@@ -96,8 +97,14 @@ class CameraWorker:
     to the server (blocks; a sender thread or the caller runs it)."""
 
     def __init__(self, link: ServerLink, readers: Mapping[str, Reader], detector: object = None, required: int = 5,
-                 picture_every: float = 0.5, source: str = "", clock: Callable[[], float] = time.monotonic):
+                 picture_every: float = 0.5, source: str = "", clock: Callable[[], float] = time.monotonic,
+                 calibration: Calibration | None = None, markers: bool = False):
+        """`calibration`: the board's plane in this camera's picture (four corners), for board readers;
+        `markers`: find it from the printed ArUco sheet (`tablesight markers`) in the frames instead,
+        looked for until found."""
         self.link = link
+        self.calibration = calibration
+        self._find_markers = markers and calibration is None
         self.readers = readers
         self.detector = detector
         self.required = required
@@ -134,7 +141,12 @@ class CameraWorker:
         if pipeline is None:
             return frame  # the server has not said the table's game yet (or has no reader for it)
         started = time.thread_time()
-        step = pipeline.see(frame, ReadContext(self.detector, None, self._players))
+        if self._find_markers:
+            try:
+                self.calibration, self._find_markers = from_markers(frame), False
+            except ValueError:
+                pass  # not all four in view yet: read uncalibrated, look again next frame
+        step = pipeline.see(frame, ReadContext(self.detector, self.calibration, self._players))
         with self._lock:
             self.cpu_s += time.thread_time() - started
             self.frames += 1

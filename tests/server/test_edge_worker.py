@@ -206,3 +206,51 @@ def test_the_camera_command_reports_to_the_server_and_refuses_a_wrong_token(serv
     finally:
         worker.send_signal(signal.SIGINT)
         assert worker.wait(timeout=60) == 0
+
+
+class RecordingReader:
+    settle = "whole"
+
+    def __init__(self):
+        self.contexts = []
+
+    def read(self, frame, context):
+        from vision.pipeline import Reading
+
+        self.contexts.append(context)
+        return Reading({"face_up": []}, None)
+
+
+class OfflineThenBack(ServerLink):
+    """A server that does not answer until `up`, then answers like a Quarx table."""
+
+    def __init__(self):
+        super().__init__("http://127.0.0.1:9", "t", "token")
+        self.up, self.views = False, []
+
+    def call(self, method, path, body=None):
+        if not self.up:
+            raise LinkDown("no route to host")
+        if path == "/worker/views":
+            self.views.append(body["view_id"])
+            return {"status": "nothing", "state": "watching", "detail": "", "moves": [], "candidates": []}
+        return {"game": "quarx", "players": ["Ann", "Ben"]} if path == "/worker/status" else None
+
+
+def test_a_worker_reads_with_its_calibration_and_waits_for_the_server():
+    from vision.calibration import from_clicks
+
+    reader, link = RecordingReader(), OfflineThenBack()
+    cal = from_clicks([(0, 0), (63, 0), (63, 47), (0, 47)])
+    worker = CameraWorker(link, {"quarx": reader}, required=2, calibration=cal)
+    frame = cv2.UMat(48, 64, cv2.CV_8UC3).get() * 0 + 90
+    assert not worker.flush() and worker.status()["state"] == "offline"
+    link.up = True
+    assert worker.flush() and worker.status()["state"] == "watching"
+    for _ in range(3):
+        worker.process(frame)
+    link.up = False
+    assert not worker.flush() and worker.status()["outbox"] == 1  # the stable view waits
+    link.up = True
+    assert worker.flush() and worker.status()["outbox"] == 0 and len(link.views) == 1
+    assert all(c.calibration is cal and c.players == ("Ann", "Ben") for c in reader.contexts)
