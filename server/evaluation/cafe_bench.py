@@ -272,6 +272,13 @@ def _fill(store_db: str | Path, games: list[tuple[str, int, list[str]]]) -> None
             conn.executemany("INSERT INTO events (table_id, seq, kind, text, source, at, move_id) VALUES (?, ?, ?, ?, ?, ?, ?)", rows_e)
 
 
+def empty_start(db: str | Path) -> float:
+    """Seconds from starting `serve` on an empty log to its first answer: the start with no table."""
+    srv = Serve(db)
+    srv.stop()
+    return srv.ready_s
+
+
 def startup(db: str | Path, games: list[tuple[str, int, list[str]]]) -> StartUp:
     _fill(db, games)
     srv = Serve(db)
@@ -347,6 +354,9 @@ def main(admin: str, tables: int = 1000, moves_per_table: int = 20) -> list[str]
             rows.append(throughput(dsn, n).row())
             print(rows[-1], flush=True)
     games = _games(tables, moves_per_table)
+    with Database(admin) as dsn:
+        rows.append(f"PostgreSQL, no table: first answer {empty_start(dsn):.2f} s after start")
+        print(rows[-1], flush=True)
     with Database(admin) as dsn:
         rows.append(startup(dsn, games).row())
         print(rows[-1], flush=True)
