@@ -127,8 +127,10 @@ def test_two_processes_play_the_same_tables(pg_dsn, server_factory):
             final = call(f"{a.url}/api/tables/{tid}")[1]
             assert call(f"{b.url}/api/tables/{tid}")[1] == final
             for srv in (a, b):  # the live clients of both processes reach the final state
-                seen = live[(srv.url, tid)].wait_for(final["version"])
+                client = live[(srv.url, tid)]
+                seen = client.wait_for(final["version"])
                 assert seen["history"] == final["history"] and seen["version"] == len(log)
+                assert client.versions == sorted(client.versions)  # pushed in order, never an older state after a newer
     finally:
         for c in (live.values() if isinstance(live, dict) else []):
             c.close()
