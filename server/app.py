@@ -22,10 +22,11 @@ from vision.calibration import Calibration
 from vision.games.readers import READERS
 from vision.sources import FrameSource
 from server.dice_profile import ProfileOrigin, ProfileSlot, load_for_this_model, profile_path
-from server.routes import camera, camera_setup, demo, exposure, pages, quarx_check, tables, teach
+from server.routes import camera, camera_setup, demo, exposure, pages, quarx_check, tables, teach, worker
 from server.security import AccessPolicy, GuardMiddleware
 from server.service import AccessDenied, MoveIdReused, TableBroken, TableNotFound, TableService
-from server.store import EventStore, StoreError
+from server.event_stores import open_store
+from server.store import StoreError
 from server.teaching import TeachingSession, Tools, default_tools
 from vision.detector.profile import DiceProfile, ProfileError
 
@@ -74,7 +75,8 @@ def create_app(
     db_path: str | Path, source: FrameSource | None = None, detector: bool = True, policy: AccessPolicy | None = None,
     profile: DiceProfile | None = None, teach_tools: Tools = default_tools,
 ) -> FastAPI:
-    """The app over the SQLite file at `db_path`; the camera `source` starts and stops with it.
+    """The app over the event log `db_path` names (an SQLite file, or a `postgresql://` URL shared
+    with other server processes); the camera `source` starts and stops with it.
 
     `policy` says which hosts and origins it answers (default: loopback only, see server.security);
     `profile`: the dice profile every reader uses (default: the one taught for this camera, if any);
@@ -92,7 +94,7 @@ def create_app(
                 camera_feed.stop()
             store.close()
 
-    store = EventStore(db_path)
+    store = open_store(db_path)
     app = FastAPI(title="TableSight", lifespan=lifespan, responses=exposure.ERROR_RESPONSES)
     app.state.policy = policy or AccessPolicy.for_bind()
     app.add_middleware(GuardMiddleware, policy=app.state.policy)
@@ -189,6 +191,7 @@ def create_app(
     app.include_router(quarx_check.router)
     app.include_router(demo.router)
     app.include_router(teach.router)
+    app.include_router(worker.router)
     for game in ENGINES:
         try:
             module = importlib.import_module(f"server.routes.{game}")

@@ -13,6 +13,11 @@ def default_db() -> Path:
     return base / "tablesight" / "tablesight.sqlite"
 
 
+def _db_arg(text: str) -> str | Path:
+    """`--db`: a PostgreSQL URL stays text (it is no file name), anything else is a path."""
+    return text if text.startswith(("postgresql://", "postgres://")) else Path(text)
+
+
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -52,8 +57,72 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     if policy.warning:
         print(f"WARNING: {policy.warning}", file=sys.stderr)
-    print(f"TableSight on http://{args.host}:{args.port}/  (event log: {args.db})", file=sys.stderr)
+    print(f"TableSight on http://{args.host}:{args.port}/  (event log: {app.state.tables.store.path})", file=sys.stderr)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return 0
+
+
+def _corners(text: str) -> list[tuple[float, float]]:
+    """`--corners "x,y x,y x,y x,y"`: four points in the camera's pixels; ValueError in words."""
+    try:
+        points = [tuple(float(v) for v in pair.split(",")) for pair in text.split()]
+    except ValueError:
+        points = []
+    if len(points) != 4 or any(len(p) != 2 for p in points):
+        raise ValueError(f"{text!r} is not four corners like '12,40 610,38 620,470 8,465'")
+    return points  # type: ignore[return-value]
+
+
+def _camera(args: argparse.Namespace) -> int:
+    import logging
+    import threading
+
+    from server.edge_worker import CameraWorker, LinkRefused, ServerLink, run
+    from vision.games.readers import READERS
+    from vision.sources import FrameSource, parse_source
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    token = args.token or os.environ.get("TABLESIGHT_CAMERA_TOKEN")
+    if not token:
+        print("tablesight camera: give the table's camera token (TABLESIGHT_CAMERA_TOKEN or --token; the table's "
+              "page shows it to whoever created the table)", file=sys.stderr)
+        return 2
+    try:
+        spec = parse_source(args.source)
+    except ValueError as exc:
+        print(f"tablesight camera: {exc}", file=sys.stderr)
+        return 2
+    detector = None
+    if not args.no_detector:
+        from vision.detector import NoModelError, load_detector
+
+        try:
+            detector = load_detector()
+        except NoModelError as exc:
+            print(f"tablesight camera: reading without the detector ({exc})", file=sys.stderr)
+    calibration = None
+    if args.corners is not None:
+        from vision.calibration import from_clicks
+
+        try:
+            calibration = from_clicks(_corners(args.corners))
+        except ValueError as exc:
+            print(f"tablesight camera: --corners: {exc}", file=sys.stderr)
+            return 2
+    worker = CameraWorker(ServerLink(args.server, args.table, token), READERS, detector,
+                          source=f"{spec.kind}:{spec.target}", calibration=calibration, markers=args.markers)
+    source = FrameSource(spec).start()
+    stop = threading.Event()
+    print(f"camera worker: {spec.kind} {spec.target} -> {args.server} table {args.table}", file=sys.stderr)
+    try:
+        run(worker, source, stop)
+    except LinkRefused as exc:
+        print(f"tablesight camera: the server refused: {exc.reason}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        stop.set()
+    finally:
+        source.stop()
     return 0
 
 
@@ -118,6 +187,13 @@ def _bench_frames(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_cafe(args: argparse.Namespace) -> int:
+    from server.evaluation.cafe_bench import main as bench
+
+    bench(args.pg, tables=args.tables)
+    return 0
+
+
 def _quarx_kind(move: str) -> str:
     return "reveals" if move.startswith("reveal") else "turn overs" if move.startswith("turn over") else "piles laid"
 
@@ -176,13 +252,34 @@ def build_parser() -> argparse.ArgumentParser:
         help="camera: a webcam index (0), a video file, an image folder, 'demo' (bundled footage), "
         "'auto' (webcam 0 if one answers, else the demo; default) or 'none'",
     )
-    serve.add_argument("--db", type=Path, default=default_db(), help=f"SQLite event log (default {default_db()})")
+    serve.add_argument("--db", type=_db_arg, default=default_db(),
+                       help=f"event log: an SQLite file (default {default_db()}) or a PostgreSQL URL "
+                       "(postgresql://user@host/dbname) that several server processes share")
     serve.add_argument("--no-detector", action="store_true", help="show the camera picture without detections")
     serve.add_argument("--profile", type=Path, default=None, metavar="PROFILE",
                        help="read dice with this profile (made by `tablesight teach` or on the page); default: the "
                        "profile taught on the page for this camera, if any")
     serve.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     serve.set_defaults(func=_serve)
+
+    cam = sub.add_parser(
+        "camera",
+        help="run a table's camera next to the webcam and send what it reads to the central server",
+        description="An edge camera worker: reads the webcam here (hand check, detector, the game's reader, "
+        "stabiliser) and sends the table's server its state, each stable view and its picture; the server "
+        "plays the moves. Reconnects by itself; a view sent twice plays nothing twice.",
+    )
+    cam.add_argument("--server", required=True, help="the server's URL as the worker reaches it, e.g. http://cafe.lan:8000")
+    cam.add_argument("--table", required=True, help="the table's id (on its page)")
+    cam.add_argument("--source", default="0", help="webcam index (default 0), a video file or an image folder")
+    cam.add_argument("--token", default=None,
+                     help="the table's camera token (default: $TABLESIGHT_CAMERA_TOKEN, which keeps it out of the process list)")
+    cam.add_argument("--no-detector", action="store_true", help="read classically, without the network")
+    cam.add_argument("--corners", default=None, metavar="'X,Y X,Y X,Y X,Y'",
+                     help="the board's four corners in the camera's pixels (boards seen at an angle: Diceline)")
+    cam.add_argument("--markers", action="store_true",
+                     help="calibrate from the printed corner markers (tablesight markers) once they are in view")
+    cam.set_defaults(func=_camera)
 
     footage = sub.add_parser(
         "footage",
@@ -234,6 +331,19 @@ def build_parser() -> argparse.ArgumentParser:
                     help="frames each state of the table lies still (default: the scripts' own, 1-2 s)")
     fb.add_argument("--fps", type=float, default=8.0, help="camera frames per second for the core share (default 8)")
     fb.set_defaults(func=_bench_frames)
+
+    bc = sub.add_parser(
+        "bench-cafe",
+        help="measure the café: moves/s and live latency with 1 and 2 server processes on PostgreSQL, "
+        "start-up with 1,000 tables, CPU per camera worker",
+        description="Start server processes on PostgreSQL and measure moves per second and live-update "
+        "latency (one and two processes), start-up with many tables in the log (against SQLite), and the CPU "
+        "a camera worker spends per frame on the bundled Quarx clip. Each part uses a database of its own, "
+        "created and dropped through --pg.",
+    )
+    bc.add_argument("--pg", required=True, help="PostgreSQL URL of a role that may create databases, e.g. postgresql://postgres@localhost/postgres")
+    bc.add_argument("--tables", type=int, default=1000, help="tables in the log for the start-up figure (default 1000)")
+    bc.set_defaults(func=_bench_cafe)
 
     from vision.commands import add_commands
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
+from server.event_stores import local_folder
 from vision.detector.die_values import DEFAULT_VALUE_MODEL, load_value_model
 from vision.detector.profile import DiceProfile, ProfileError, load_profile
 
@@ -69,7 +70,7 @@ def profile_path(db_path: str | Path, camera_key: str) -> Path:
     """The profile file of a camera: beside the event log, named by a hash of the camera's key
     (a camera's name may be a long path; the file name stays short and safe)."""
     digest = hashlib.sha256(camera_key.encode("utf-8", "backslashreplace")).hexdigest()[:16]
-    return Path(db_path).resolve().parent / "profiles" / f"camera-{digest}.json"
+    return local_folder(db_path) / "profiles" / f"camera-{digest}.json"
 
 
 def save_owner_only(profile: DiceProfile, path: Path) -> Path:

@@ -52,8 +52,8 @@ class LinkBook:
 
     def reissue(self, table_id: str, player: str) -> str:
         """A new token for `player`; the one before stops working now."""
-        self.store.set_meta(self._key(table_id, player), str(self.generation(table_id, player) + 1))
-        return self.token(table_id, player)
+        generation = self.store.increment_meta(self._key(table_id, player))  # atomic: two re-issues, two generations
+        return token_for(self.keys, table_id, player, generation)
 
     def _legacy(self, table_id: str, player: str, created: float) -> str | None:
         """The pre-upgrade token, while it is still valid (an old table, link never issued again)."""

@@ -11,7 +11,7 @@ import hashlib
 import hmac
 from typing import Literal
 
-Purpose = Literal["dreams link", "secret deal", "table creator"]
+Purpose = Literal["dreams link", "secret deal", "table creator", "camera token"]
 
 
 def _fields(parts: tuple[str | int, ...]) -> bytes:

@@ -10,7 +10,8 @@ attacker controls can re-point that name at 127.0.0.1 (DNS rebinding). The guard
   from another origin: 403, rule "same origin". The origin is the Origin header (browsers send
   it on every POST and WebSocket); with no Origin, Sec-Fetch-Site "cross-site"/"same-site" is
   refused too. A client that is not a browser (curl, scripts, the tests) sends neither: allowed;
-- a body over the limit, read before any parsing: 413, rule "body limit".
+- a body over the limit (64 KiB; a photo 20 MiB, a camera worker's picture 1 MiB), read before any
+  parsing: 413, rule "body limit".
 
 The allow-lists start at loopback and grow only from `--host` and `--allow-origin`.
 """
@@ -29,6 +30,8 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 BODY_LIMIT = 64 * 1024  # every JSON body of the API is far smaller
 UPLOAD_LIMIT = 20 * 1024 * 1024  # a photo for the sphere count or for teaching dice
 UPLOAD_PATHS = ("/api/quarx/count", "/api/teach/photos/upload")
+PICTURE_LIMIT = 1024 * 1024  # an edge camera worker's annotated JPEG (PUT /api/tables/{id}/worker/picture)
+PICTURE_SUFFIX = "/worker/picture"
 MULTIPART_SLACK = 64 * 1024  # form boundaries and headers around the photo
 
 Refusal = Literal["host allow-list", "same origin", "body limit"]
@@ -125,6 +128,8 @@ class AccessPolicy:
         return f"requests from {origin} may not change anything here (only this server's own page may)"
 
     def body_limit_for(self, path: str) -> int:
+        if path.startswith("/api/tables/") and path.endswith(PICTURE_SUFFIX):
+            return PICTURE_LIMIT
         return self.upload_limit if path in self.upload_paths else self.body_limit
 
 

@@ -16,6 +16,9 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
+
+from server.table_board import MemoryBoard
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -42,6 +45,15 @@ class StoreError(RuntimeError):
 
 class StoreInUse(StoreError):
     """Another server process holds this event log."""
+
+
+class SeqTaken(StoreError):
+    """Event number `seq` of this table is already written (by another process, on a shared store):
+    the writer catches up with the log and decides again."""
+
+    def __init__(self, table_id: str, seq: int):
+        super().__init__(f"event {seq} of table {table_id!r} was written by someone else first")
+        self.table_id, self.seq = table_id, seq
 
 
 def describe(exc: BaseException) -> str:
@@ -85,10 +97,16 @@ class Event:
 
 
 class EventStore:
-    """The SQLite file (WAL): every write is committed before the caller goes on."""
+    """The SQLite file (WAL): every write is committed before the caller goes on.
+
+    One process owns the file, so nobody else appends: `shared` is False, the service keeps its
+    tables in memory without re-reading the log, and the camera's board lives in memory."""
+
+    shared = False
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
+        self.board = MemoryBoard()
         self._lock = threading.Lock()
         self._closed = False
         self.unreadable: dict[str, str] = {}  # table id -> why its record was skipped
@@ -175,6 +193,24 @@ class EventStore:
     def set_meta(self, key: str, value: str) -> None:
         self._run("INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value))
 
+    def increment_meta(self, key: str) -> int:
+        """Add one to the number under `key` (0 when unset) and return the new number, atomically."""
+        with self._lock:
+            try:
+                self._db.execute("INSERT INTO meta VALUES (?, '1') ON CONFLICT(key) DO UPDATE "
+                                 "SET value=CAST(CAST(value AS INTEGER) + 1 AS TEXT)", (key,))
+                return int(self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()[0])
+            except sqlite3.Error as exc:
+                raise StoreError(describe(exc)) from None
+
+    def claim_meta(self, key: str, value: str) -> bool:
+        """Set `key` unless it is set already; True when this call set it (atomic: one claimant wins)."""
+        with self._lock:
+            try:
+                return self._db.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (key, value)).rowcount == 1
+            except sqlite3.Error as exc:
+                raise StoreError(describe(exc)) from None
+
     def create_table(self, game: str, players: list[str], options: dict, seed: int) -> TableRecord:
         rec = TableRecord(secrets.token_urlsafe(6), game, list(players), dict(options), seed, time.time())
         self._run(
@@ -186,28 +222,52 @@ class EventStore:
     def append(self, table_id: str, seq: int, kind: str, text: str, source: str, move_id: str | None = None) -> Event:
         """Write event number `seq`; a second writer of the same number fails loudly."""
         ev = Event(seq, kind, text, source, time.time(), move_id)
-        self._run(
-            "INSERT INTO events (table_id, seq, kind, text, source, at, move_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (table_id, ev.seq, ev.kind, ev.text, ev.source, ev.at, ev.move_id),
-        )
+        with self._lock:
+            try:
+                self._db.execute(
+                    "INSERT INTO events (table_id, seq, kind, text, source, at, move_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (table_id, ev.seq, ev.kind, ev.text, ev.source, ev.at, ev.move_id),
+                )
+            except sqlite3.IntegrityError as exc:
+                if "unique" in str(exc).lower():
+                    raise SeqTaken(table_id, seq) from None
+                raise StoreError(describe(exc)) from None
+            except sqlite3.Error as exc:
+                raise StoreError(describe(exc)) from None
         return ev
+
+    def listen(self, heard: Callable[[str | None], None]) -> None:
+        """Nothing to hear: no other process writes this file (see PostgresEventStore.listen)."""
+
+    def announce(self, table_id: str) -> None:
+        """Nobody else to tell (see PostgresEventStore.announce)."""
+
+    def table_record(self, table_id: str) -> TableRecord | None:
+        """One table's record (None: no such table); raises StoreError when it cannot be read."""
+        rows = self._run("SELECT id, game, players, options, seed, created FROM tables WHERE id=?", (table_id,))
+        return _record(rows[0], self) if rows else None
 
     def tables(self) -> list[TableRecord]:
         """Every table's record; one that cannot be read is left out and named in `unreadable`."""
         rows = self._run("SELECT id, game, players, options, seed, created FROM tables ORDER BY created")
-        out = []
-        for r in rows:
-            try:
-                out.append(TableRecord(r[0], r[1], json.loads(r[2]), json.loads(r[3]), r[4], r[5]))
-            except (ValueError, TypeError) as exc:
-                self.unreadable[str(r[0])] = f"its record cannot be read ({exc})"
-        return out
+        return [rec for rec in (_record(r, self) for r in rows) if rec is not None]
 
-    def events(self, table_id: str) -> list[Event]:
+    def events(self, table_id: str, since: int = 0) -> list[Event]:
+        """The table's events from number `since` on, in order."""
         rows = self._run(
-            "SELECT seq, kind, text, source, at, move_id FROM events WHERE table_id=? ORDER BY seq", (table_id,)
+            "SELECT seq, kind, text, source, at, move_id FROM events WHERE table_id=? AND seq>=? ORDER BY seq",
+            (table_id, since),
         )
         return [Event(*r) for r in rows]
+
+
+def _record(row: tuple, store) -> TableRecord | None:
+    """A table row as a TableRecord; one that cannot be read is named in `store.unreadable`."""
+    try:
+        return TableRecord(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5])
+    except (ValueError, TypeError) as exc:
+        store.unreadable[str(row[0])] = f"its record cannot be read ({exc})"
+        return None
 
 
 def moves_in_force(events: list[Event]) -> list[Event]:

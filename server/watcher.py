@@ -13,8 +13,8 @@ from typing import Literal
 
 import numpy as np
 
-from rules.core import RulesError
 from rules.core.reconcile import Reconciliation
+from server.camera_play import act_on
 from server.service import TableNotFound, TableService
 from vision.games.quarx.glance import glance_of
 from vision.live import annotate_all
@@ -127,24 +127,11 @@ class TableWatcher:
 
     def _play(self, tid: str, result: Reconciliation) -> None:
         """Act on what the stable view means: play one explanation, or ask which of several."""
-        if result.status == "apply":
-            try:
-                for text in result.moves:
-                    self.service.play(tid, text, source="camera")
-                with self._lock:
-                    self.applied += len(result.moves)
-                self.service.set_candidates(tid, [], "")
-                self._set(tid, "watching", f"camera played: {'; '.join(result.moves)}")
-            except RulesError as exc:  # the game moved on by hand meanwhile: ask instead
-                self.service.set_candidates(tid, [result.moves], f"could not play it: {exc.reason}")
-                self._set(tid, "ask", exc.reason)
-        elif result.status == "ask":
-            self.service.set_candidates(tid, result.candidates, result.reason)
-            self._set(tid, "ask", result.reason)
-        elif result.status == "unexplained":
-            self._set(tid, "watching", result.reason)
-        else:
-            self._set(tid, "watching", "")
+        acted = act_on(self.service, tid, result)
+        if acted.moves:
+            with self._lock:
+                self.applied += len(acted.moves)
+        self._set(tid, acted.state, acted.detail)
 
     def _look(self, tid: str, waiting: str, glance: dict | None) -> None:
         """Tell the page what the camera waits for and, for Quarx, the count per card, when either

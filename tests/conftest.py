@@ -7,9 +7,12 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
+import uuid
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -25,7 +28,7 @@ def free_port() -> int:
 class ServerProcess:
     """`tablesight serve` in a subprocess, so a test can kill it with SIGKILL and start it again."""
 
-    def __init__(self, db: Path, source: str = "none"):
+    def __init__(self, db: Path | str, source: str = "none"):
         self.db, self.source = db, source
         self.port = free_port()
         self.proc: subprocess.Popen | None = None
@@ -117,3 +120,67 @@ def page(browser):
     yield pg
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+# -- PostgreSQL (issue 17): a cluster that .ci/run starts, or one started here in a temp folder --
+PG_ENV = "TABLESIGHT_TEST_PG_DSN"  # set by .ci/run: the admin URL of a running cluster
+PG_REQUIRED = "TABLESIGHT_REQUIRE_PG"  # set by .ci/run: no PostgreSQL is a failure, not a skip
+
+
+def _pg_bin() -> Path | None:
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parts[-3]))
+    return found[-1].parent if found else None
+
+
+def _pg_unavailable(reason: str):
+    if os.environ.get(PG_REQUIRED):
+        pytest.fail(f"PostgreSQL is required here ({PG_REQUIRED} is set) but {reason}")
+    pytest.skip(f"no PostgreSQL: {reason} (install Debian's postgresql package, or set {PG_ENV})")
+
+
+@pytest.fixture(scope="session")
+def pg_admin(tmp_path_factory):
+    """The admin URL of a PostgreSQL cluster: $TABLESIGHT_TEST_PG_DSN, else a throwaway cluster in a
+    temp folder (run as the `postgres` user when the tests run as root: initdb refuses root)."""
+    if os.environ.get(PG_ENV):
+        yield os.environ[PG_ENV]
+        return
+    bindir = _pg_bin()
+    if bindir is None:
+        _pg_unavailable("no /usr/lib/postgresql/*/bin/initdb")
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        if shutil.which("runuser") is None or subprocess.run(["id", "postgres"], capture_output=True).returncode:
+            _pg_unavailable("running as root with no `postgres` user to run the cluster as")
+        as_user = ["runuser", "-u", "postgres", "--"]
+    folder = Path(tempfile.mkdtemp(prefix="tablesight-pg-"))
+    if as_user:
+        shutil.chown(folder, "postgres")
+    data = folder / "data"
+    subprocess.run([*as_user, str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "tablesight"],
+                   check=True, capture_output=True)
+    subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(folder / "log"), "-w", "-o",
+                    f"-c listen_addresses='' -k {folder} -c max_connections=200", "start"], check=True, capture_output=True)
+    try:
+        yield f"postgresql://tablesight@/postgres?host={folder}"
+    finally:
+        subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"], capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_dsn(pg_admin):
+    """The URL of a new, empty database on the cluster (dropped after the test)."""
+    import psycopg
+
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(pg_admin, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    yield _with_dbname(pg_admin, name)
+    with psycopg.connect(pg_admin, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def _with_dbname(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))

@@ -24,7 +24,7 @@ exactly as before, so what settles, and when, is unchanged.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 import cv2
@@ -155,7 +155,16 @@ class FramePipeline:
 
     def step(self, frame: np.ndarray, context: ReadContext, engine: Engine, state: Any) -> FrameStep:
         """Read one frame against the game in `state`; see the module doc for the order."""
-        waiting = self.waiting(engine, state)
+        seen = self.see(frame, context, engine.name, self.waiting(engine, state))
+        if seen.stable is None:
+            return seen
+        return replace(seen, result=reconcile(engine, state, seen.stable))
+
+    def see(self, frame: np.ndarray, context: ReadContext, game: str | None = None, waiting: str = "") -> FrameStep:
+        """hands -> detector -> reader -> stabiliser -> the picture: what the table shows, without
+        the game's rules (`result` stays None). An edge camera worker stops here and sends the
+        stable views to the server, which holds the game's state and reconciles them. `game`
+        names the game for the picture's words; `waiting` is what the camera waits for."""
         if self._hands(frame):
             self._stable.feed(None)  # what is under the hand may be changing
             self._unsettle()
@@ -166,11 +175,10 @@ class FramePipeline:
             # (Re-reading it would only feed the stabiliser a view it has already handed on.)
             self._reused += 1
             reading = self._settled
-            return FrameStep(self._picture(frame, engine, reading.drawables, waiting), hand=False, seen=reading.view,
+            return FrameStep(self._picture(frame, game, reading.drawables, waiting), hand=False, seen=reading.view,
                              drawn=reading.drawables)
         reading = self.reader.read(frame, context)
         stable = self._stable.feed(reading.view)
-        result = reconcile(engine, state, stable) if stable is not None else None
         if self.gate is not None and self._stable.holds(reading.view):
             if self._settled is None or not self.gate.same(frame):
                 self.gate.keep(frame)
@@ -178,16 +186,16 @@ class FramePipeline:
         else:
             self._unsettle()
         drawn = reading.drawables
-        return FrameStep(self._picture(frame, engine, drawn, waiting), hand=False, seen=reading.view, stable=stable,
-                         result=result, drawn=drawn, read=True)
+        return FrameStep(self._picture(frame, game, drawn, waiting), hand=False, seen=reading.view, stable=stable,
+                         drawn=drawn, read=True)
 
     @staticmethod
-    def _picture(frame: np.ndarray, engine: Engine, drawn: Any, waiting: str) -> np.ndarray:
+    def _picture(frame: np.ndarray, game: str | None, drawn: Any, waiting: str) -> np.ndarray:
         """The frame with what the reader found, in players' words, and what the camera waits for."""
         headline = None
         if isinstance(drawn, QuarxCount) and drawn.cards:
             headline = drawn.sentence() if drawn.sure else "unsure: spheres too close to call on a card: spread the cards apart, hold still"
-        return draw_scene(frame, labels_for(engine.name, drawn), waiting, headline, alarm=headline is not None and "unsure" in headline)
+        return draw_scene(frame, labels_for(game, drawn), waiting, headline, alarm=headline is not None and "unsure" in headline)
 
     def _unsettle(self) -> None:
         self._settled = None
@@ -196,7 +204,3 @@ class FramePipeline:
 
 
 HAND_WORDS = "unsure: move your hand, the camera cannot see the table"
-
-
-HAND_WORDS = "unsure: move your hand, the camera cannot see the table"
-

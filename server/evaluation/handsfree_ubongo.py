@@ -89,12 +89,12 @@ def run_ubongo(seed: int, detector_loader: Callable[[], object] | None = None, r
                 catch_up(k)
             last_shot = k
             watcher.process(frame)
-            table = svc.table(tid)
-            if table.candidates:
+            candidates = svc.candidates(tid)
+            if candidates:
                 result.clicks += 1
                 have = len(_camera_moves(svc, tid))
-                want = truth[have:have + len(table.candidates[0])]
-                flat = [list(c) for c in table.candidates]
+                want = truth[have:have + len(candidates[0])]
+                flat = [list(c) for c in candidates]
                 if want in flat:
                     svc.choose(tid, flat.index(want))
                 else:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import json
 from pathlib import Path
 
 from fastapi import APIRouter, Header, Request, WebSocket
@@ -75,7 +76,31 @@ def player_for(svc: TableService, table_id: str, token: str | None) -> str:
     return found
 
 
-def _shown(request: Request, table_id: str) -> set[str]:
+class _SharedShown:
+    """The players whose link was shown, kept in the shared database: with several server processes
+    (PostgreSQL), a link shown through one must not be shown again through another."""
+
+    def __init__(self, svc: TableService, table_id: str):
+        self.store, self.table_id = svc.store, table_id
+
+    def _key(self, player: str) -> str:
+        return "dreams link shown:" + json.dumps([self.table_id, player])
+
+    def __contains__(self, player: str) -> bool:
+        return self.store.get_meta(self._key(player)) is not None
+
+    def add(self, player: str) -> None:
+        self.store.set_meta(self._key(player), "1")
+
+    def claim(self, player: str) -> bool:
+        return self.store.claim_meta(self._key(player), "1")
+
+
+def _shown(request: Request, table_id: str):
+    """Players whose link was shown (a set; for a shared database, the database's record of it)."""
+    svc = _service(request)
+    if svc.store.shared:
+        return _SharedShown(svc, table_id)
     shown = getattr(request.app.state, "dreams_links_shown", None)
     if shown is None:
         shown = request.app.state.dreams_links_shown = {}
@@ -126,7 +151,8 @@ async def show_link(
     if not _setting_up(svc, table_id):
         raise AccessDenied("links are handed out only before the first Gods markers are dealt; "
                            "the page that created the table can issue one again")
-    if player in shown:
+    first = shown.claim(player) if isinstance(shown, _SharedShown) else player not in shown
+    if not first:
         raise AccessDenied(f"{player}'s link has been shown already; the page that created the table can issue it again")
     shown.add(player)
     path = f"/dreams/{table_id}#{book.token(table_id, player)}"

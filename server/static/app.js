@@ -112,6 +112,7 @@ async function showTable(id) {
   // The live picture shows only what this table's game uses.
   api("POST", "/api/camera/focus", { table: id }).catch(() => {});
   setupCamera();
+  setupWorkerLink(id);
   render(await api("GET", `/api/tables/${id}`), tableApi);
   connect(id, tableApi);
 }
@@ -229,9 +230,12 @@ function renderCamera(snap, tableApi) {
   $("#watch").checked = !!cam.watching;
   const waits = cam.watching && cam.waiting ? cam.waiting : snap.camera_waits_for;
   $("#camera-waiting").textContent = waits ? `The camera waits for: ${waits}` : "";
-  $("#camera-note").textContent = cam.watching
+  $("#camera-note").textContent = cam.worker ? workerNote(cam) : cam.watching
     ? `camera: ${cam.state}${cam.detail ? " · " + cam.detail : ""} · ${cam.applied || 0} moves played by the camera`
     : "";
+  // A camera worker at this table (tablesight camera): its picture instead of this server's camera.
+  const workerStream = `/api/tables/${tableApi.tableId}/camera/stream.mjpg`;
+  if (cam.worker && !$("#camera").src.endsWith(workerStream)) $("#camera").src = workerStream;
   const box = $("#candidates");
   const cands = snap.candidates || [];
   box.hidden = cands.length === 0;
@@ -242,6 +246,27 @@ function renderCamera(snap, tableApi) {
   };
   $("#candidate-list").replaceChildren(...cands.map((moves, i) =>
     h("li", {}, h("button", { type: "button", class: "candidate", text: moves.join(" ; "), onclick: () => choose(i) }))));
+}
+
+// The worker's own words, and how long ago the server last heard it (it reports every few seconds).
+function workerNote(cam) {
+  const ago = Math.max(0, Math.round(Date.now() / 1000 - (cam.heard || 0)));
+  const heard = ago > 15 ? ` · not heard for ${ago} s` : "";
+  return `camera worker (${cam.source || "?"}): ${cam.state}${cam.detail ? " · " + cam.detail : ""} · ` +
+    `${cam.applied || 0} moves played by the camera · ${cam.cpu_ms || 0} ms CPU a frame${heard}`;
+}
+
+// Only the page that created the table (it holds the creator token) may show the camera token.
+function setupWorkerLink(tableId) {
+  const creator = localStorage.getItem(`tablesight-creator:${tableId}`);
+  if (!creator) return;
+  const show = async () => {
+    try {
+      const res = await api("POST", `/api/tables/${tableId}/camera/token`, {}, { "X-Creator-Token": creator });
+      $("#worker-link").replaceChildren("Run at the table's own computer: ", h("code", { text: res.command }));
+    } catch (err) { showError($("#worker-link"), err); }
+  };
+  $("#worker-link").replaceChildren(h("button", { type: "button", id: "show-worker", text: "A camera at this table: show the command", onclick: show }));
 }
 
 function setupCalibration(img) {
