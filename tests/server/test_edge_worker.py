@@ -210,6 +210,7 @@ def test_the_camera_command_reports_to_the_server_and_refuses_a_wrong_token(serv
 
 class RecordingReader:
     settle = "whole"
+    reread = 1
 
     def __init__(self):
         self.contexts = []
