@@ -1,29 +1,12 @@
 """Calibration through the API: four clicks saved per camera, markers found in the picture, bad input refused."""
 from __future__ import annotations
 
-import time
-
 import cv2
 import numpy as np
 from fastapi.testclient import TestClient
 
-from server.app import create_app
 from vision.calibration import marker_sheet
-from vision.sources import FrameSource, parse_source
-
-
-def make_app(tmp_path, image):
-    folder = tmp_path / "frames"
-    folder.mkdir(exist_ok=True)
-    cv2.imwrite(str(folder / "f.png"), image)
-    return create_app(tmp_path / "t.sqlite", source=FrameSource(parse_source(str(folder))), detector=False)
-
-
-def wait_for_picture(client):
-    for _ in range(500):
-        if client.get("/api/camera/status").json()["frames"] > 0:
-            return
-        time.sleep(0.01)
+from tests.server.camera_app import make_app, wait_for_picture
 
 
 def test_clicked_corners_are_saved_and_survive_a_restart(tmp_path):

@@ -13,7 +13,8 @@ from fastapi.testclient import TestClient
 from server import camera_settings
 from server.app import create_app
 from server.camera_sources import list_sources, resolve, webcam_name
-from vision.sources import DEMO_DIR, FrameSource, SourceSpec, parse_source
+from vision.sources import DEMO_DIR, SourceSpec
+from tests.server.camera_app import make_app, wait_for_picture
 
 
 def board_frame() -> np.ndarray:
@@ -23,20 +24,6 @@ def board_frame() -> np.ndarray:
     cap.release()
     assert ok
     return frame
-
-
-def make_app(tmp_path, image):
-    folder = tmp_path / "frames"
-    folder.mkdir(exist_ok=True)
-    cv2.imwrite(str(folder / "f.png"), image)
-    return create_app(tmp_path / "t.sqlite", source=FrameSource(parse_source(str(folder))), detector=False)
-
-
-def wait_for_picture(client):
-    for _ in range(500):
-        if client.get("/api/camera/status").json()["frames"] > 0:
-            return
-        time.sleep(0.01)
 
 
 def client_for(app):
