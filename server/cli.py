@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -113,14 +114,17 @@ def _camera(args: argparse.Namespace) -> int:
                           source=f"{spec.kind}:{spec.target}", calibration=calibration, markers=args.markers)
     source = FrameSource(spec).start()
     stop = threading.Event()
+    # Ctrl-C and a service manager's TERM only ask the loops to end: a KeyboardInterrupt raised
+    # at a random point could land between a lock's acquire and its release (seen once as a
+    # worker that never exited under load).
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
     print(f"camera worker: {spec.kind} {spec.target} -> {args.server} table {args.table}", file=sys.stderr)
     try:
         run(worker, source, stop)
     except LinkRefused as exc:
         print(f"tablesight camera: the server refused: {exc.reason}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        stop.set()
     finally:
         source.stop()
     return 0
