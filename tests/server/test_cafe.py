@@ -69,6 +69,14 @@ class LiveClient:
                 (version, self.versions[-5:])
             return self.latest
 
+    def wait_until(self, test) -> dict:
+        """The first state pushed that passes `test` (the one on connect may predate what we wait for)."""
+        with self.seen:
+            # Readiness, not speed: a generous bound only so that a lost update fails instead of hanging.
+            assert self.seen.wait_for(lambda: self.latest is not None and test(self.latest), timeout=120), \
+                self.versions[-5:]
+            return self.latest
+
     def close(self) -> None:
         if self.ws is not None:
             self.ws.close()

@@ -97,7 +97,7 @@ def test_an_edge_worker_plays_the_quarx_demo_through_the_central_servers(pg_dsn,
         with pytest.raises(LinkRefused):
             CameraWorker(ServerLink(a.url, tid, "0" * 64), READERS).flush()  # a wrong token is refused in words
         assert worker.flush()
-        assert page.wait_for(0)["camera"]["worker"]
+        assert page.wait_until(lambda snap: snap["camera"].get("worker"))["camera"]["worker"]
 
         video = cv2.VideoCapture(str(clip.path))
         frame_no, offline_flushes, clicks = 0, 0, 0
