@@ -116,6 +116,7 @@ class CameraWorker:
         self._pipeline: FramePipeline | None = None
         self._players: tuple[str, ...] = ()
         self.game: str | None = None
+        self._screen: tuple[str, bool] = ("", False)  # (what the camera waits for, counts hidden), as the server last said
         self.state: WorkerState = "starting"
         self.detail = ""
         self.last_view: dict | None = None
@@ -137,7 +138,7 @@ class CameraWorker:
     def process(self, frame: np.ndarray) -> np.ndarray:
         """One frame through hands -> reader -> stabiliser; a stable view joins the outbox."""
         with self._lock:
-            pipeline = self._pipeline
+            pipeline, (waiting, hide_counts) = self._pipeline, self._screen
         if pipeline is None:
             return frame  # the server has not said the table's game yet (or has no reader for it)
         started = time.thread_time()
@@ -146,7 +147,8 @@ class CameraWorker:
                 self.calibration, self._find_markers = from_markers(frame), False
             except ValueError:
                 pass  # not all four in view yet: read uncalibrated, look again next frame
-        step = pipeline.see(frame, ReadContext(self.detector, self.calibration, self._players), self.game)
+        step = pipeline.see(frame, ReadContext(self.detector, self.calibration, self._players), self.game,
+                            waiting, hide_counts)
         with self._lock:
             self.cpu_s += time.thread_time() - started
             self.frames += 1
@@ -193,6 +195,7 @@ class CameraWorker:
         info = self.link.call("POST", "/worker/status", self._status_body())
         with self._lock:
             self._online = True
+            self._heard(info)
             if self.game != info["game"] or self._pipeline is None:
                 self.game, self._players = info["game"], tuple(info["players"])
                 reader = self.readers.get(self.game)
@@ -222,8 +225,15 @@ class CameraWorker:
                 if answer["status"] == "repeated":
                     self.repeated += 1
                 self.applied += len(answer["moves"])
+                self._heard(answer)
                 if answer["status"] != "nothing" or self.state == "ask":
                     self.state, self.detail = answer["state"], answer["detail"]
+
+    def _heard(self, answer: dict | None) -> None:
+        """Keep what the server said the picture may show (a server without it: show all, wait on nothing)."""
+        if answer is None:
+            return
+        self._screen = (str(answer.get("waiting", "")), bool(answer.get("hide_counts", False)))
 
     def _status_body(self) -> dict:
         with self._lock:
@@ -238,7 +248,9 @@ class CameraWorker:
         now = self.clock()
         if key == self._reported and now - self._reported_at < HEARTBEAT:
             return
-        self.link.call("POST", "/worker/status", body)
+        answer = self.link.call("POST", "/worker/status", body)
+        with self._lock:
+            self._heard(answer)
         self._reported, self._reported_at = key, now
 
     def _send_picture(self) -> None:

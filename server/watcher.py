@@ -112,7 +112,7 @@ class TableWatcher:
         self.reads += step.read
         self._look(tid, pipeline.waiting(match.engine, match.state),
                    glance_of(step.drawn, frame.shape, hand=step.hand,
-                             hide_counts=getattr(match.state, "phase", None) == "answer")  # the rules hide counts then
+                             hide_counts=pipeline.hides_counts(match.engine, match.state))
                    if record.game == "quarx" else None)
         if step.hand:
             self._set(tid, "hand", "a hand is over the table: not reading")

@@ -35,9 +35,9 @@ from rules.core.reconcile import Reconciliation, reconcile
 from vision.calibration import Calibration
 from vision.detector.quarx import QuarxCount
 from vision.hands import HandDetector
-from vision.scene_words import draw_scene, labels_for
+from vision.scene_words import COUNT_HIDDEN, draw_scene, labels_for
 from vision.stability import Stabilizer, has_unknown
-from vision.waiting import waiting_for
+from vision.waiting import hides_counts, waiting_for
 
 # "whole": the view counts only when all of it is the same over several frames.
 # "per_field": each top-level field settles on its own (vision.stability.Stabilizer.per_field),
@@ -142,29 +142,40 @@ class FramePipeline:
     _stable: Stabilizer = field(init=False)
     _settled: Reading | None = field(default=None, init=False)  # stable, while the table holds
     _reused: int = field(default=0, init=False)  # frames the settled reading was reused since it was read
-    _waiting: tuple[Any, str] = field(default=(None, ""), init=False)  # (state, its sentence): one view per move, not per frame
+    _waiting: tuple[Any, str, bool] = field(default=(None, "", False), init=False)  # (state, its sentence, counts hidden): one view per move, not per frame
 
     def __post_init__(self) -> None:
         self._stable = Stabilizer(self.required, per_field=self.reader.settle == "per_field")
 
     def waiting(self, engine: Engine, state: Any) -> str:
         """What the camera waits for in `state` (vision.waiting), worked out once per state."""
+        return self._screen(engine, state)[1]
+
+    def hides_counts(self, engine: Engine, state: Any) -> bool:
+        """Whether the shared screen must hide what the cards count in `state` (vision.waiting)."""
+        return self._screen(engine, state)[2]
+
+    def _screen(self, engine: Engine, state: Any) -> tuple[Any, str, bool]:
         if self._waiting[0] is not state:
-            self._waiting = (state, waiting_for(engine.name, engine.view(state, None), engine.is_over(state)))
-        return self._waiting[1]
+            view = engine.view(state, None)
+            self._waiting = (state, waiting_for(engine.name, view, engine.is_over(state)), hides_counts(view))
+        return self._waiting
 
     def step(self, frame: np.ndarray, context: ReadContext, engine: Engine, state: Any) -> FrameStep:
         """Read one frame against the game in `state`; see the module doc for the order."""
-        seen = self.see(frame, context, engine.name, self.waiting(engine, state))
+        seen = self.see(frame, context, engine.name, self.waiting(engine, state), self.hides_counts(engine, state))
         if seen.stable is None:
             return seen
         return replace(seen, result=reconcile(engine, state, seen.stable))
 
-    def see(self, frame: np.ndarray, context: ReadContext, game: str | None = None, waiting: str = "") -> FrameStep:
+    def see(self, frame: np.ndarray, context: ReadContext, game: str | None = None, waiting: str = "",
+            hide_counts: bool = False) -> FrameStep:
         """hands -> detector -> reader -> stabiliser -> the picture: what the table shows, without
         the game's rules (`result` stays None). An edge camera worker stops here and sends the
         stable views to the server, which holds the game's state and reconciles them. `game`
-        names the game for the picture's words; `waiting` is what the camera waits for."""
+        names the game for the picture's words; `waiting` is what the camera waits for;
+        `hide_counts`: the rules hide the Quarx counts on the shared screen now, so the picture
+        marks the cards it counted but neither the numbers nor the spheres."""
         if self._hands(frame):
             self._stable.feed(None)  # what is under the hand may be changing
             self._unsettle()
@@ -175,7 +186,7 @@ class FramePipeline:
             # (Re-reading it would only feed the stabiliser a view it has already handed on.)
             self._reused += 1
             reading = self._settled
-            return FrameStep(self._picture(frame, game, reading.drawables, waiting), hand=False, seen=reading.view,
+            return FrameStep(self._picture(frame, game, reading.drawables, waiting, hide_counts), hand=False, seen=reading.view,
                              drawn=reading.drawables)
         reading = self.reader.read(frame, context)
         stable = self._stable.feed(reading.view)
@@ -186,16 +197,20 @@ class FramePipeline:
         else:
             self._unsettle()
         drawn = reading.drawables
-        return FrameStep(self._picture(frame, game, drawn, waiting), hand=False, seen=reading.view, stable=stable,
+        return FrameStep(self._picture(frame, game, drawn, waiting, hide_counts), hand=False, seen=reading.view, stable=stable,
                          drawn=drawn, read=True)
 
     @staticmethod
-    def _picture(frame: np.ndarray, game: str | None, drawn: Any, waiting: str) -> np.ndarray:
+    def _picture(frame: np.ndarray, game: str | None, drawn: Any, waiting: str, hide_counts: bool) -> np.ndarray:
         """The frame with what the reader found, in players' words, and what the camera waits for."""
         headline = None
         if isinstance(drawn, QuarxCount) and drawn.cards:
-            headline = drawn.sentence() if drawn.sure else "unsure: spheres too close to call on a card: spread the cards apart, hold still"
-        return draw_scene(frame, labels_for(game, drawn), waiting, headline, alarm=headline is not None and "unsure" in headline)
+            if not drawn.sure:
+                headline = "unsure: spheres too close to call on a card: spread the cards apart, hold still"
+            else:
+                headline = COUNT_HIDDEN if hide_counts else drawn.sentence()
+        return draw_scene(frame, labels_for(game, drawn, hide_counts), waiting, headline,
+                          alarm=headline is not None and "unsure" in headline)
 
     def _unsettle(self) -> None:
         self._settled = None

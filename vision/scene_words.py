@@ -51,14 +51,21 @@ def _wants(game: str | None, cls: str) -> bool:
     return game is None or cls in GAME_CLASSES.get(game, frozenset())
 
 
-def _quarx_labels(count: QuarxCount) -> list[Label]:
+COUNT_HIDDEN = "counted: hidden until everyone has laid"
+
+
+def _quarx_labels(count: QuarxCount, hide_counts: bool) -> list[Label]:
     out = []
     for card in count.cards:
-        if card.spheres >= 0:
+        if hide_counts:  # no number and no sphere marks: marked spheres would count for the players
+            out.append(Label(card.box, COUNT_HIDDEN if card.spheres >= 0 else "unsure: spread the card out",
+                             card.spheres >= 0))
+        elif card.spheres >= 0:
             out.append(Label(card.box, f"{card.spheres} sphere{'s' if card.spheres != 1 else ''}"))
         else:
             out.append(Label(card.box, "unsure: spheres too close, spread the card out", False))
-    out += [Label(b, "sphere") for b in count.sphere_boxes]
+    if not hide_counts:
+        out += [Label(b, "sphere") for b in count.sphere_boxes]
     for box, text in count.labels:  # the number cards: "red 16", "red down", "?"
         if text == "?":
             out.append(Label(box, "unsure: number card, lay it flat", False))
@@ -67,12 +74,13 @@ def _quarx_labels(count: QuarxCount) -> list[Label]:
     return out
 
 
-def labels_for(game: str | None, items: Any) -> list[Label]:
-    """Labels for what a reader returned (QuarxCount, DieReadings, Detections) at a `game` table."""
+def labels_for(game: str | None, items: Any, hide_counts: bool = False) -> list[Label]:
+    """Labels for what a reader returned (QuarxCount, DieReadings, Detections) at a `game` table.
+    `hide_counts`: the rules hide the Quarx counts on the shared screen now (vision.waiting)."""
     if items is None:
         return []
     if isinstance(items, QuarxCount):
-        return _quarx_labels(items) if game in (None, "quarx") else []
+        return _quarx_labels(items, hide_counts) if game in (None, "quarx") else []
     out: list[Label] = []
     for it in items:
         if isinstance(it, DieReading):

@@ -66,3 +66,9 @@ def waiting_for(game: str, view: dict[str, Any], over: bool = False) -> str:
     if words is None:
         return f"the camera does not read {game}: play on the page"
     return words(view)
+
+
+def hides_counts(view: dict[str, Any]) -> bool:
+    """Whether the shared screen must not show what the cards count: the public `view` hides the
+    cards turned over (Quarx while players are still counting shows them as "?")."""
+    return "?" in (view.get("revealed") or [])

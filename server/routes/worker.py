@@ -25,6 +25,7 @@ from starlette.concurrency import run_in_threadpool
 from server.camera_play import act_on_view
 from server.routes.camera import BOUNDARY, RESEND_EVERY
 from server.service import AccessDenied, TableService
+from vision.waiting import hides_counts, waiting_for
 
 router = APIRouter(prefix="/api/tables/{table_id}")
 PICTURE_LIMIT = 1024 * 1024  # one annotated JPEG; server.security refuses a larger body before reading it
@@ -35,6 +36,15 @@ ID_PATTERN = r"^[A-Za-z0-9_.:-]+$"
 
 def _service(request: Request) -> TableService:
     return request.app.state.tables
+
+
+def _screen(svc: TableService, table_id: str) -> dict:
+    """What the worker's picture may say now, from the public view: what the camera waits for, and
+    whether the rules hide the counts on the shared screen (the worker holds no game state)."""
+    match = svc.match(table_id)
+    view = match.engine.view(match.state, None)
+    return {"waiting": waiting_for(match.engine.name, view, match.engine.is_over(match.state)),
+            "hide_counts": hides_counts(view)}
 
 
 def camera_token(svc: TableService, table_id: str) -> str:
@@ -82,7 +92,7 @@ async def worker_status(table_id: str, body: WorkerStatus, request: Request,
     note = {"watching": True, "worker": True, **body.model_dump(), "heard": time.time()}
     await run_in_threadpool(svc.set_camera_note, table_id, note)
     rec = svc.table(table_id).record
-    return {"game": rec.game, "players": list(rec.players)}
+    return {"game": rec.game, "players": list(rec.players), **await run_in_threadpool(_screen, svc, table_id)}
 
 
 class ViewIn(BaseModel):
@@ -102,7 +112,7 @@ async def worker_view(table_id: str, body: ViewIn, request: Request,
     except ValueError as exc:
         raise HTTPException(422, detail={"reason": str(exc), "rule": "table view"}) from None
     return {"status": acted.status, "state": acted.state, "detail": acted.detail, "moves": acted.moves,
-            "candidates": acted.candidates}
+            "candidates": acted.candidates, **await run_in_threadpool(_screen, svc, table_id)}
 
 
 @router.put("/worker/picture", status_code=204)

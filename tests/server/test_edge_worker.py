@@ -53,7 +53,8 @@ def test_worker_calls_need_the_tables_camera_token_and_bounded_input(client):
     assert client.post(f"/api/tables/{tid}/worker/status", json=status, headers={"X-Camera-Token": "f" * 64}).status_code == 403
     assert client.post("/api/tables/nope/worker/status", json=status, headers={"X-Camera-Token": token}).status_code == 404
     ok = client.post(f"/api/tables/{tid}/worker/status", json=status, headers={"X-Camera-Token": token})
-    assert ok.json() == {"game": "quarx", "players": ["Ann", "Ben"]}
+    assert ok.json() == {"game": "quarx", "players": ["Ann", "Ben"], "hide_counts": False,
+                         "waiting": "turn over 4 Quarx cards and spread them apart"}
     cam = client.get(f"/api/tables/{tid}").json()["camera"]
     assert cam["worker"] and cam["state"] == "watching" and "token" not in json.dumps(cam)
     auth = {"X-Camera-Token": token}
@@ -66,6 +67,9 @@ def test_worker_calls_need_the_tables_camera_token_and_bounded_input(client):
     r = client.post(f"/api/tables/{tid}/worker/views", json={"view_id": "v1", "view": {"face_up": "many"}}, headers=auth)
     assert r.status_code == 422 and r.json()["detail"]["rule"] == "table view"
     assert client.get(f"/api/tables/{tid}").json()["version"] == 0  # a bad view changes nothing
+    client.post(f"/api/tables/{tid}/moves", json={"move": "reveal 1 2 3 4"})
+    counting = client.post(f"/api/tables/{tid}/worker/status", json=status, headers=auth).json()
+    assert counting["hide_counts"] and counting["waiting"].startswith("lay your number cards")  # the worker's picture hides them
 
 
 class FlakyLink(ServerLink):

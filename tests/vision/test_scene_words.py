@@ -10,7 +10,8 @@ from vision.detector.model import Detection
 from vision.detector.quarx import QuarxCard, QuarxCount
 from vision.games.quarx.glance import glance_of
 from vision.scene_words import Label, draw_scene, labels_for
-from vision.waiting import waiting_for
+from vision.pipeline import FramePipeline
+from vision.waiting import hides_counts, waiting_for
 
 QUARX_THINGS = [Detection("quarx_card", (0, 0, 10, 10), 0.9), Detection("number_card", (20, 0, 30, 10), 0.9),
                 Detection("sphere", (1, 1, 3, 3), 0.8)]
@@ -107,3 +108,29 @@ def test_the_diceline_reader_labels_each_die_at_its_cell():
     h, w = frame.shape[:2]
     assert all(0 <= lab.box[0] < lab.box[2] <= w and 0 <= lab.box[1] < lab.box[3] <= h for lab in labels)
     assert all(lab.text.split()[0] in ("red", "green", "grey") or (lab.text.startswith("unsure:") and not lab.sure) for lab in labels)
+
+
+def test_the_picture_hides_quarx_counts_while_players_count():
+    """Quarx: "all players, without taking turns, race to count the total of all colored spheres":
+    while they count, the shared picture marks the cards the camera counted but neither their
+    numbers nor the spheres it found."""
+    count = QuarxCount(12, [QuarxCard((0, 0, 50, 70), 7), QuarxCard((60, 0, 110, 70), -1)], [8, 4],
+                       sphere_boxes=[(1, 1, 5, 5), (7, 7, 11, 11)])
+    hidden = labels_for("quarx", count, hide_counts=True)
+    assert [(lab.text, lab.sure) for lab in hidden] == [("counted: hidden until everyone has laid", True),
+                                                         ("unsure: spread the card out", False)]
+    assert any(lab.text == "sphere" for lab in labels_for("quarx", count))
+
+    quarx = Match(ENGINES["quarx"], ["Ann", "Ben"], seed=1)
+    pipeline = FramePipeline(Recording())
+    assert not pipeline.hides_counts(quarx.engine, quarx.state)
+    quarx.play("random")  # the reveal: now the players count
+    assert pipeline.hides_counts(quarx.engine, quarx.state)
+    assert not hides_counts(ENGINES["ubongo"].view(Match(ENGINES["ubongo"], ["Ann", "Ben"], seed=1).state, None))
+
+
+class Recording:
+    settle, reread = "whole", 1
+
+    def read(self, frame, context):
+        raise AssertionError("not read in this test")
