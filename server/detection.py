@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.games.quarx.photo import count_quarx
+
 
 def quarx_count(frame: np.ndarray) -> dict:
-    """The spheres on the cards in `frame`, per card and in total, with the number cards."""
-    from vision.detector import count_quarx
-
+    """The spheres on the cards in `frame`, per card and in total, with the number cards and a
+    sentence (spheres null: unsure, and the sentence says what to do)."""
     result = count_quarx(frame)
     data = result.to_json()
     data["sentence"] = result.sentence()

@@ -81,7 +81,8 @@ def _save_annotated(folder: Path, path: str, img) -> None:
 
 
 def _quarx(args: argparse.Namespace) -> int:
-    from vision.detector import BadImageError, annotate, count_quarx, read_image
+    from vision.detector import BadImageError, annotate, read_image
+    from vision.games.quarx.photo import count_quarx
 
     try:
         frame = read_image(args.image)
@@ -95,7 +96,7 @@ def _quarx(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"image": args.image, **res.to_json()}))
     else:
-        per = ", ".join(f"card {i + 1}: {c.spheres}" for i, c in enumerate(res.cards))
+        per = ", ".join(f"card {i + 1}: {c.spheres if c.spheres >= 0 else '?'}" for i, c in enumerate(res.cards))
         print(f"{args.image}: {res.sentence()}" + (f"  ({per})" if per else ""))
     if args.annotate:
         _save_annotated(args.annotate, args.image, annotate(frame, res))

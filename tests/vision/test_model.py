@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from vision.detector import Detector, NoModelError, count_quarx, read_dice, read_image
+from vision.detector import Detector, NoModelError, read_dice, read_image
+from vision.games.quarx.photo import count_quarx
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "datasets" / "samples"

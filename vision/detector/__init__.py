@@ -15,12 +15,10 @@ floats in the frame's own pixels):
         DieReading(value: int 1..6 or None = unsure, color: str, box, confidence: float,
         net_value, pip_value, crop_value, crop_prob);
         DieReading.to_json() -> {"value", "color", "box", "confidence"}
-    count_quarx(frame, detector=None, conf=0.4, method="auto") -> QuarxCount
-        method "auto": plain-OpenCV counter (vision.games.quarx.cards) first, the network where
-        it is unsure; "net": detector only (cards, then spheres in each card crop)
-        QuarxCount(spheres: int, cards: list[QuarxCard(box, spheres)], number_cards: list[int],
-        sphere_boxes); .to_json() -> {"spheres", "cards": [[x1, y1, x2, y2, n], ...],
-        "number_cards"}; .sentence() -> "23 = 16 + 4 + 2 + 1"
+    QuarxCount(spheres: int, cards: list[QuarxCard(box, spheres)], number_cards: list[int],
+        sphere_boxes, sure); .to_json() -> {"spheres", "cards": [[x1, y1, x2, y2, n], ...],
+        "number_cards"} (null where unsure); .sentence() -> "23 = 16 + 4 + 2 + 1"
+        (counted by vision.games.quarx.photo.count_quarx)
     number_cards_for(total: int) -> list[int]
     annotate(frame, detections | dice readings | QuarxCount) -> frame (a new array)
     decode_image_bytes(data: bytes) -> frame       raises BadImageError (a ValueError) with a reason
@@ -32,10 +30,10 @@ from vision.detector.dice import DieReading, read_dice
 from vision.detector.errors import BadImageError, NoModelError
 from vision.detector.image_io import decode_image_bytes, read_image
 from vision.detector.model import Detection, Detector, load_detector
-from vision.detector.quarx import QuarxCard, QuarxCount, count_quarx, number_cards_for
+from vision.detector.quarx import QuarxCard, QuarxCount, number_cards_for
 
 detect_dice = read_dice
 
 __all__ = ["CLASSES", "BadImageError", "Detection", "Detector", "DieReading", "NoModelError",
-           "QuarxCard", "QuarxCount", "annotate", "count_quarx", "decode_image_bytes", "detect_dice",
+           "QuarxCard", "QuarxCount", "annotate", "decode_image_bytes", "detect_dice",
            "load_detector", "number_cards_for", "read_dice", "read_image"]

@@ -20,7 +20,8 @@ from vision.training.train import RUNS
 CLASSES = 7
 
 
-def build_model():
+def build_model(classes: int = CLASSES):
+    """The small CNN on 32 px crops; `classes` outputs (the Quarx sphere classifier has 3)."""
     import torch.nn as nn
 
     def conv(cin: int, cout: int) -> list:
@@ -29,7 +30,7 @@ def build_model():
     # About 8 M multiply-adds per crop: a frame's dozen dice cost well under a millisecond.
     return nn.Sequential(*conv(3, 16), nn.MaxPool2d(2), *conv(16, 32), *conv(32, 32), nn.MaxPool2d(2),
                          *conv(32, 64), *conv(64, 64), nn.MaxPool2d(2),
-                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(64, CLASSES))
+                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(64, classes))
 
 
 def augment(x, gen):

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.detector import count_quarx, load_detector, read_dice, read_image
+from vision.detector import load_detector, read_dice, read_image
+from vision.games.quarx.photo import count_quarx
 from vision.detector.classes import CLASSES, DIE_CLASSES
 from vision.detector.geometry import iou_one_to_many
 from vision.synth import render_image

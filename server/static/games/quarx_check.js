@@ -8,7 +8,9 @@ window.TableSightHomeTools.quarxCheck = {
     const out = h("p", { id: "quarx-result", "aria-live": "polite" });
     const say = (d) => {
       const cards = (d.number_cards || []).join(" + ");
-      out.textContent = `${d.spheres} spheres on ${(d.cards || []).length} cards = ${cards || "nothing"}`;
+      // spheres null: a card is unsure, and the sentence says what to do about it.
+      out.textContent = d.spheres === null ? d.sentence
+        : `${d.spheres} spheres on ${(d.cards || []).length} cards = ${cards || "nothing"}`;
     };
     const count = async (path, form) => {
       out.textContent = "counting…";

@@ -3,10 +3,11 @@ or threshold was fitted on.
 
     python -m vision.games.quarx.holdout_eval --count 100 [--out models/eval/quarx_holdout.json]
 
-Reported per picture: the `tablesight quarx` answer (classical counter, the network where it is
-unsure) exact or not, how often it answered 0, and "always 1" as the floor any counter must beat;
-per card, the classical counter the hands-free reader uses: right, unsure (None) or wrong, and
-whether the card was found at all (a found card's middle within a drawn card).
+Reported per picture: the `tablesight quarx` answer exact, unsure or wrong, how often it answered
+0, and "always 1" as the floor any counter must beat;
+per card, the counter the hands-free reader uses: right, unsure (None) or wrong, and whether the
+card was found at all (a found card's middle within a drawn card); and the counter alone on each
+drawn card warped by its true corners, which leaves the card finder out.
 """
 from __future__ import annotations
 
@@ -19,8 +20,8 @@ import cv2
 import numpy as np
 
 from vision.detector import load_detector
-from vision.detector.quarx import count_quarx
-from vision.games.quarx.cards import count_quarx_classical
+from vision.games.quarx.photo import count_quarx
+from vision.games.quarx.cards import count_card, count_quarx_classical, top_down
 from vision.synth.holdout_quarx import render_quarx_holdout
 
 
@@ -29,18 +30,26 @@ class QuarxHoldoutTally:
     pictures: int = 0
     exact: int = 0  # the command's total equals the drawn spheres
     answered_zero: int = 0
+    unsure: int = 0  # the command said unsure (no total)
+    wrong: int = 0  # the command gave a total, not the drawn one
     always_one_exact: int = 0
     cards: int = 0
     cards_found: int = 0
     card_right: int = 0
     card_unsure: int = 0
     card_wrong: int = 0
+    # The counter alone, on each drawn card warped by its true corners (the finder left out).
+    given_right: int = 0
+    given_unsure: int = 0
+    given_wrong: int = 0
 
     def as_dict(self) -> dict:
         n, c = max(1, self.pictures), max(1, self.cards)
-        return asdict(self) | {"exact_rate": round(self.exact / n, 4), "always_one_rate": round(self.always_one_exact / n, 4),
+        return asdict(self) | {"exact_rate": round(self.exact / n, 4), "wrong_rate": round(self.wrong / n, 4), "always_one_rate": round(self.always_one_exact / n, 4),
                                "cards_found_rate": round(self.cards_found / c, 4), "card_right_rate": round(self.card_right / c, 4),
-                               "card_wrong_rate": round(self.card_wrong / c, 4)}
+                               "card_wrong_rate": round(self.card_wrong / c, 4),
+                               "given_right_rate": round(self.given_right / c, 4),
+                               "given_wrong_rate": round(self.given_wrong / c, 4)}
 
 
 def _drawn_card_at(x: float, y: float, scene) -> int | None:
@@ -55,9 +64,12 @@ def evaluate(seed: int, count: int, detector=None) -> QuarxHoldoutTally:
     for idx in range(count):
         scene = render_quarx_holdout(seed, idx)
         t.pictures += 1
-        total = count_quarx(scene.image, detector).spheres
+        got = count_quarx(scene.image, detector)
+        total = got.spheres if got.sure else None
         t.exact += total == scene.spheres
         t.answered_zero += total == 0
+        t.unsure += total is None
+        t.wrong += total is not None and total != scene.spheres
         t.always_one_exact += scene.spheres == 1
         t.cards += len(scene.cards)
         seen: set[int] = set()
@@ -76,6 +88,11 @@ def evaluate(seed: int, count: int, detector=None) -> QuarxHoldoutTally:
             else:
                 t.card_wrong += 1
         t.cards_found += len(seen)
+        for card in scene.cards:
+            got = count_card(top_down(scene.image, card.corners.astype(np.float32)))
+            t.given_right += got == card.spheres
+            t.given_unsure += got is None
+            t.given_wrong += got is not None and got != card.spheres
     return t
 
 

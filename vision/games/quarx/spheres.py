@@ -103,7 +103,7 @@ CUT_MIN_INSCRIBED = 5.0
 CUT_MIN_SATURATION = 100
 
 
-def _notches(contour: np.ndarray, depth: float = 2.5) -> int:
+def notches(contour: np.ndarray, depth: float = 2.5) -> int:
     """Dents in the outline deeper than `depth` px: two shapes overlapping make a waist (two)."""
     if len(contour) < 5:
         return 0
@@ -122,7 +122,7 @@ def _merged(blob: np.ndarray, contour: np.ndarray, touches_edge: bool = False) -
     keep 10 px from the edge): never merged shapes."""
     if touches_edge:
         return False
-    if _solidity(contour) >= MERGED_SOLIDITY and _notches(contour) < 2:
+    if _solidity(contour) >= MERGED_SOLIDITY and notches(contour) < 2:
         return False
     return float(cv2.distanceTransform(blob, cv2.DIST_L2, 5).max()) >= MERGED_MIN_INSCRIBED
 

@@ -1,0 +1,111 @@
+"""The shapes on a Quarx card warped top-down, cut out one by one for the sphere classifier.
+
+One function for training and run time (`vision.training.sphere_classifier` labels exactly these
+blobs), so the classifier never sees a framing it was not taught:
+
+- what differs from the card's paper by more than a contrast cut is printed art; a hole inside
+  a blob smaller than a big sphere is filled (a metal sphere's mirrored sky, a ring's middle),
+  so one shape is one blob;
+- a notched blob is shapes that touch: it is also offered split at the narrowest erosion that
+  parts it, each pixel going to the nearest core;
+- each blob becomes a square crop around its box (`vision.detector.die_crop.square_crop`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.detector.die_crop import square_crop
+from vision.games.quarx.spheres import MERGED_SOLIDITY, notches
+
+CROP = 32
+MARGIN = 1.5  # the crop's side over the blob's long side: the classifier sees the blob's outline whole
+INSET = 4  # px of the card's rim left out: the table may show there when the outline is a little off
+MIN_SIDE = 10  # px: smaller blobs are background bubbles or dirt (the smallest sphere is 12 across)
+MAX_HOLE = 48 * 48  # px: a hole this large inside a blob is paper, not a shape's inside
+
+
+@dataclass
+class Blob:
+    box: tuple[int, int, int, int]  # x1, y1, x2, y2 in the card's pixels
+    mask: np.ndarray  # bool, the card's size
+    crop: np.ndarray  # CROP x CROP BGR
+    at_edge: bool  # touches the card's (inset) rim
+    thickness: float  # the radius of the largest disc inside it, px: a line is thin, a sphere is not
+    parts: list["Blob"] = field(default_factory=list)  # a notched blob split where the shapes touch
+
+
+def paper_difference(card: np.ndarray) -> np.ndarray:
+    """Per pixel, how far the colour is from the card's paper (the median colour), 0..255."""
+    paper = np.median(card.reshape(-1, 3), axis=0)
+    return np.abs(card.astype(np.int16) - paper.astype(np.int16)).max(axis=2).astype(np.uint8)
+
+
+def _fill_small_holes(mask: np.ndarray) -> np.ndarray:
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return mask
+    out = mask.copy()
+    for c, h in zip(contours, hierarchy[0]):
+        if h[3] >= 0 and cv2.contourArea(c) <= MAX_HOLE:  # a hole (it has a parent)
+            cv2.drawContours(out, [c], -1, 255, -1)
+    return out
+
+
+def _blob(card: np.ndarray, mask: np.ndarray, inner: tuple[int, int, int, int]) -> Blob:
+    ys, xs = np.nonzero(mask)
+    x1, y1, x2, y2 = int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
+    ix1, iy1, ix2, iy2 = inner
+    at_edge = x1 <= ix1 or y1 <= iy1 or x2 >= ix2 or y2 >= iy2
+    inside = np.pad(mask[y1:y2, x1:x2], 1).astype(np.uint8)
+    thickness = float(cv2.distanceTransform(inside, cv2.DIST_L2, 5).max())
+    return Blob((x1, y1, x2, y2), mask, square_crop(card, (x1, y1, x2, y2), CROP, MARGIN), at_edge, thickness)
+
+
+def _split(mask: np.ndarray) -> list[np.ndarray]:
+    """A notched blob parted at the narrowest erosion that gives two or more cores; [] if none does."""
+    m = mask.astype(np.uint8) * 255
+    for k in range(2, 10):
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+        cores = cv2.erode(m, disc)
+        n, labels = cv2.connectedComponents(cores)
+        if n - 1 < 2:
+            continue
+        if np.count_nonzero(mask & (cv2.dilate(cores, disc) == 0)) > 0.08 * np.count_nonzero(mask):
+            return []  # a small shape wiped out by the erosion would join a neighbour's part
+        # Each pixel of the blob goes to its nearest core.
+        _, nearest = cv2.distanceTransformWithLabels((cores == 0).astype(np.uint8), cv2.DIST_L2, 5,
+                                                     labelType=cv2.DIST_LABEL_PIXEL)
+        core_of_seed = np.zeros(int(nearest.max()) + 1, np.int32)
+        core_of_seed[nearest[cores > 0]] = labels[cores > 0]
+        owner = core_of_seed[nearest]
+        return [(owner == i) & mask for i in range(1, n) if np.count_nonzero((owner == i) & mask) >= 30]
+    return []
+
+
+def card_blobs(card: np.ndarray, cut: int) -> list[Blob]:
+    """The blobs on a card warped top-down (BGR) at one contrast cut, notched ones with their parts."""
+    h, w = card.shape[:2]
+    inner = (INSET, INSET, w - INSET, h - INSET)
+    diff = paper_difference(card[INSET:h - INSET, INSET:w - INSET])
+    mask = np.zeros((h, w), np.uint8)
+    mask[INSET:h - INSET, INSET:w - INSET] = (diff > cut).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = _fill_small_holes(mask)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    out = []
+    for i in range(1, n):
+        x, y, bw, bh, _ = stats[i]
+        if max(bw, bh) < MIN_SIDE:
+            continue
+        one = labels == i
+        blob = _blob(card, one, inner)
+        contours, _ = cv2.findContours(one.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        c = max(contours, key=cv2.contourArea)
+        solidity = cv2.contourArea(c) / max(1.0, cv2.contourArea(cv2.convexHull(c)))
+        if solidity < MERGED_SOLIDITY or notches(c) >= 2:  # shapes that touch (vision.games.quarx.spheres)
+            blob.parts = [_blob(card, p, inner) for p in _split(one)]
+        out.append(blob)
+    return out

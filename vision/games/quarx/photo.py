@@ -1,0 +1,79 @@
+"""How many spheres are there? A photo of Quarx cards counted (`tablesight quarx`, the page's check).
+
+The cards are found by their outlines and paper and each is counted on its own
+(vision.games.quarx.cards); a card the counter is unsure of makes the count unsure, never a
+guess. The detector network counts only where no card is found, or when asked to.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from vision.detector.model import Detector, load_detector
+from vision.detector.quarx import QuarxCard, QuarxCount, number_cards_for
+from vision.games.quarx.cards import count_quarx_classical
+
+
+def _grow(box, frac: float, w: int, h: int) -> tuple[int, int, int, int]:
+    x1, y1, x2, y2 = box
+    dx, dy = (x2 - x1) * frac, (y2 - y1) * frac
+    return (int(max(0, x1 - dx)), int(max(0, y1 - dy)), int(min(w, x2 + dx)), int(min(h, y2 + dy)))
+
+
+METHODS = ("auto", "net", "classical")
+
+
+def _by_card(frame: np.ndarray) -> QuarxCount | None:
+    """The cards found and counted one by one (vision.games.quarx.cards); None when no card is
+    found; a card it is unsure of has spheres -1 and the count is not `sure`."""
+    cards = count_quarx_classical(frame)
+    if not cards:
+        return None
+    out = [QuarxCard(tuple(float(v) for v in c.box), -1 if c.spheres is None else c.spheres) for c in cards]
+    if any(c.spheres is None for c in cards):
+        return QuarxCount(0, out, [], sure=False)
+    total = sum(c.spheres for c in cards)
+    return QuarxCount(total, out, number_cards_for(total))
+
+
+def count_quarx(frame: np.ndarray, detector: Detector | None = None, conf: float = 0.4,
+                method: str = "auto") -> QuarxCount:
+    """Count spheres on the Quarx cards in a BGR frame (bubbles and other shapes do not count).
+
+    method: "auto" (cards found by their outlines and paper, each counted by the sphere
+    classifier: a card it is unsure of makes the count unsure, never a guess; the net only where
+    no card is found at all), "classical" (the same, and the net's count where it is unsure, as
+    before the classifier) or "net" (detector: cards, then spheres in each card crop; always
+    answers). Figures: models/MODEL_CARD.md.
+    """
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}")
+    if method != "net":
+        got = _by_card(frame)
+        if got is not None and (got.sure or method == "auto"):
+            return got
+    det = detector or load_detector()
+    h, w = frame.shape[:2]
+    cards = [d for d in det.detect(frame, conf=conf, classes={"quarx_card"})]
+    # A card crop is re-run at full network resolution: spheres on a far card are only a few
+    # pixels in the whole frame.
+    regions = [_grow(c.box, 0.04, w, h) for c in cards] or [(0, 0, w, h)]
+    out_cards: list[QuarxCard] = []
+    boxes: list[tuple[float, float, float, float]] = []
+    for i, (x1, y1, x2, y2) in enumerate(regions):
+        crop = frame[y1:y2, x1:x2]
+        if crop.size == 0:
+            continue
+        found = det.detect(crop, conf=conf, classes={"sphere"})
+        found = [s for s in found if _inside_card(s.box, cards[i].box if cards else None, x1, y1)]
+        boxes += [(s.box[0] + x1, s.box[1] + y1, s.box[2] + x1, s.box[3] + y1) for s in found]
+        if cards:
+            out_cards.append(QuarxCard(cards[i].box, len(found)))
+    total = len(boxes)
+    return QuarxCount(total, out_cards, number_cards_for(total), boxes)
+
+
+def _inside_card(sbox, card, ox: int, oy: int) -> bool:
+    if card is None:
+        return True
+    cx, cy = (sbox[0] + sbox[2]) / 2 + ox, (sbox[1] + sbox[3]) / 2 + oy
+    return card[0] <= cx <= card[2] and card[1] <= cy <= card[3]

@@ -1,0 +1,135 @@
+"""Train the Quarx sphere classifier on blobs cut from domain-randomised cards; export ONNX.
+
+    python -m vision.training.sphere_classifier --cards 3000 --output models/sphere_shapes.onnx
+
+Cards come from `vision.synth.quarx_shapes` (training only) and, for a share, from our own
+footage renderer (`vision.synth.cards`), so the footage look is not lost. Each blob that
+`vision.games.quarx.blobs.card_blobs` cuts, and each part of a notched one, is labelled from the
+drawn masks:
+
+- 0 sphere: one sphere, at least 75% of it, and little else;
+- 1 not a sphere: one other shape (or a bubble) likewise, or no drawn shape at all (a frame
+  line, a shadow, dirt);
+- 2 unsure: part of a shape, or several shapes together. The counter reads this as "no count".
+
+The network is the die classifier's small CNN (`vision.training.die_classifier`) with three
+outputs; it trains in minutes on a laptop CPU. Needs the `train` extra (torch).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.games.quarx.blobs import Blob, card_blobs
+from vision.games.quarx.sphere_model import CUTS, OTHER_CLASS, SPHERE_CLASS, UNSURE_CLASS
+from vision.synth.cards import quarx_card
+from vision.synth.quarx_shapes import CARD_H, CARD_W, SPHERE, PlacedShape, render_shape_card
+from vision.training import die_classifier
+from vision.training.train import RUNS
+
+CLASS_NAMES = ("sphere", "not a sphere", "unsure")
+WHOLE = 0.75  # a blob holds at least this share of its shape to be that shape
+
+
+def label(blob_mask: np.ndarray, shapes: list[PlacedShape]) -> int:
+    """The class of one blob from the drawn shapes' masks (see the module doc)."""
+    size = np.count_nonzero(blob_mask)
+    hits = []
+    for s in shapes:
+        inside = np.count_nonzero(blob_mask & s.mask)
+        area = max(1, np.count_nonzero(s.mask))
+        if inside >= 0.1 * size or inside >= 0.3 * area:
+            hits.append((s, inside / area, inside / size))
+    if not hits:
+        return OTHER_CLASS
+    if len(hits) > 1:
+        return UNSURE_CLASS
+    shape, covered, share = hits[0]
+    if covered < WHOLE or share < 0.5:
+        return UNSURE_CLASS
+    return SPHERE_CLASS if shape.kind == SPHERE else OTHER_CLASS
+
+
+def _footage_card(rng: np.random.Generator) -> tuple[np.ndarray, list[PlacedShape]]:
+    """One card of our footage's look: its spheres as drawn circles (the other shapes are not
+    recorded, so a blob there is "not a sphere" unless it takes in part of a sphere)."""
+    art = quarx_card(rng, int(rng.integers(1, 10)))
+    img = cv2.resize(art.image, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+    sx, sy = CARD_W / art.image.shape[1], CARD_H / art.image.shape[0]
+    shapes = []
+    for cx, cy, r in art.spheres:
+        m = np.zeros((CARD_H, CARD_W), np.uint8)
+        cv2.circle(m, (int(round(cx * sx)), int(round(cy * sy))), max(1, int(round(r * (sx + sy) / 2))), 1, -1)
+        shapes.append(PlacedShape(SPHERE, m.astype(bool)))
+    if rng.random() < 0.7:
+        small = cv2.resize(img, None, fx=rng.uniform(0.35, 0.9), fy=rng.uniform(0.35, 0.9), interpolation=cv2.INTER_AREA)
+        ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 95))])
+        img = cv2.resize(cv2.imdecode(buf, cv2.IMREAD_COLOR), (CARD_W, CARD_H), interpolation=cv2.INTER_LINEAR)
+    return img, shapes
+
+
+def _blobs_with_parts(blobs: list[Blob]) -> list[Blob]:
+    return [b for blob in blobs for b in (blob, *blob.parts)]
+
+
+def crops(cards: int, seed: int, footage_share: float = 0.25) -> tuple[np.ndarray, np.ndarray]:
+    """Labelled crops (N x 32 x 32 x 3 uint8, N classes) from `cards` cards at every cut."""
+    rng = np.random.default_rng([seed, 5150])
+    xs, ys = [], []
+    for _ in range(cards):
+        if rng.random() < footage_share:
+            image, shapes = _footage_card(rng)
+        else:
+            card = render_shape_card(rng)
+            image, shapes = card.image, card.shapes
+        for cut in CUTS:
+            for blob in _blobs_with_parts(card_blobs(image, cut)):
+                xs.append(blob.crop)
+                ys.append(label(blob.mask, shapes))
+    return np.stack(xs), np.array(ys, np.int64)
+
+
+def main(argv: list[str] | None = None) -> None:
+    import torch
+
+    ap = argparse.ArgumentParser(description="train the Quarx sphere classifier (python -m vision.training.sphere_classifier)")
+    ap.add_argument("--cards", type=int, default=3000)
+    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--name", default="sphere_shapes", help="run folder under runs/")
+    ap.add_argument("--output", type=Path, help="also export ONNX here (e.g. models/sphere_shapes.onnx)")
+    a = ap.parse_args(argv)
+    run = RUNS / a.name
+    run.mkdir(parents=True, exist_ok=True)
+    data = run / f"crops_{a.cards}_{a.seed}.npz"
+    if data.is_file():
+        got = np.load(data)
+        x, y = got["x"], got["y"]
+    else:
+        x, y = crops(a.cards, a.seed)
+        np.savez_compressed(data, x=x, y=y)
+    with open(run / "train.log", "a") as logf:
+        def log(msg: str) -> None:
+            print(msg, flush=True)
+            logf.write(msg + "\n")
+            logf.flush()
+        log(f"{len(y)} crops from {a.cards} cards; per class {np.bincount(y, minlength=3).tolist()}")
+        model = die_classifier.train(x, y, a.epochs, seed=a.seed, threads=a.threads, log=log,
+                                     init=die_classifier.build_model(len(CLASS_NAMES)))
+    torch.save(model.state_dict(), run / "weights.pt")
+    (run / "recipe.json").write_text(json.dumps({"cards": a.cards, "epochs": a.epochs, "seed": a.seed,
+                                                 "crops": int(len(y)), "cuts": CUTS}, indent=1))
+    onnx_path = die_classifier.export(model, run / "sphere_shapes.onnx")
+    if a.output:
+        a.output.parent.mkdir(parents=True, exist_ok=True)
+        a.output.write_bytes(onnx_path.read_bytes())
+    print(onnx_path)
+
+
+if __name__ == "__main__":
+    main()
