@@ -69,8 +69,8 @@ def _top_down(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
 
 
 def test_the_shipped_classifier_counts_hold_out_cards_it_never_saw(model):
-    """The hold-out style (test only): most cards counted right, and a wrong count rarer than a
-    right one by far (the full figures: python -m vision.games.quarx.holdout_eval)."""
+    """The hold-out style (test only): a good share of its cards counted right and hardly any
+    wrong; the rest unsure (the full figures: python -m vision.games.quarx.holdout_eval)."""
     right = wrong = cards = 0
     for idx in range(12):
         scene = render_quarx_holdout(77, idx)
@@ -79,4 +79,4 @@ def test_the_shipped_classifier_counts_hold_out_cards_it_never_saw(model):
             cards += 1
             right += got == card.spheres
             wrong += got is not None and got != card.spheres
-    assert right >= 0.5 * cards and wrong <= 0.1 * cards, (right, wrong, cards)
+    assert right >= 0.3 * cards and wrong <= 0.05 * cards, (right, wrong, cards)

@@ -158,21 +158,27 @@ def eval_synthetic(seed: int, count: int, det, conf: float, imgsz: int | None) -
 
 
 def eval_quarx(seed: int, count: int, det, conf: float) -> dict:
-    """Share of images whose total sphere count is exact, per method, close-ups and tables apart."""
+    """Per method, close-ups and tables apart: the share of images whose total is exact, unsure
+    (no total: "auto" says so rather than guess) and wrong, and the mean error of the totals given."""
     out: dict = {}
     for kind in ("quarx_close", "quarx"):
         n = count // 2
-        exact: Counter = Counter()
+        tally: dict[str, Counter] = defaultdict(Counter)
         errs: dict[str, list[int]] = defaultdict(list)
         for i in range(n):
             r = render_image(seed, i, kind=kind)
             truth = sum(1 for g in r.labels if CLASSES[g.cls] == "sphere")
             for method in ("net", "auto"):
-                got = count_quarx(r.image, det, conf=conf, method=method).spheres
-                exact[method] += got == truth
-                errs[method].append(got - truth)
-        out[kind] = {"images": n, **{m: {"exact": round(exact[m] / max(n, 1), 4),
-                                          "mean_abs_error": round(float(np.mean(np.abs(errs[m]))), 3)}
+                got = count_quarx(r.image, det, conf=conf, method=method)
+                if not got.sure:
+                    tally[method]["unsure"] += 1
+                    continue
+                tally[method]["exact" if got.spheres == truth else "wrong"] += 1
+                errs[method].append(got.spheres - truth)
+        out[kind] = {"images": n, **{m: {"exact": round(tally[m]["exact"] / max(n, 1), 4),
+                                          "unsure": round(tally[m]["unsure"] / max(n, 1), 4),
+                                          "wrong": round(tally[m]["wrong"] / max(n, 1), 4),
+                                          "mean_abs_error": round(float(np.mean(np.abs(errs[m]))), 3) if errs[m] else None}
                                       for m in ("net", "auto")}}
     return out
 

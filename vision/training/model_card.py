@@ -55,10 +55,14 @@ def main() -> None:
           f"{s['value_accuracy_net']:.3f}, classical pips {s['value_accuracy_pips']:.3f} "
           f"(undecided {s['pips_undecided']:.3f}); colour right {s['color_accuracy']:.3f}\n")
     q = m["quarx"]
-    print("### Quarx counts\n\n| scene | method | images | exact count | mean abs error |\n|---|---|---|---|---|")
+    print("### Quarx counts\n\n| scene | method | images | exact count | unsure | wrong | mean abs error of the totals given |"
+          "\n|---|---|---|---|---|---|---|")
     for k, v in q.items():
         for meth in ("net", "auto"):
-            print(f"| {k} | {meth} | {v['images']} | {v[meth]['exact']:.3f} | {v[meth]['mean_abs_error']:.2f} |")
+            r = v[meth]
+            mae = "-" if r.get("mean_abs_error") is None else f"{r['mean_abs_error']:.2f}"
+            print(f"| {k} | {meth} | {v['images']} | {r['exact']:.3f} | {r.get('unsure', 0):.3f} | "
+                  f"{r.get('wrong', 1 - r['exact']):.3f} | {mae} |")
     if a.bench.exists():
         print("\n### Speed\n\n```\n" + a.bench.read_text().strip() + "\n```")
     for run in a.run:

@@ -103,6 +103,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--name", default="sphere_shapes", help="run folder under runs/")
     ap.add_argument("--output", type=Path, help="also export ONNX here (e.g. models/sphere_shapes.onnx)")
+    ap.add_argument("--init", type=Path, help="start from these weights (a run's weights.pt)")
+    ap.add_argument("--lr", type=float, default=3e-3)
     a = ap.parse_args(argv)
     run = RUNS / a.name
     run.mkdir(parents=True, exist_ok=True)
@@ -119,11 +121,15 @@ def main(argv: list[str] | None = None) -> None:
             logf.write(msg + "\n")
             logf.flush()
         log(f"{len(y)} crops from {a.cards} cards; per class {np.bincount(y, minlength=3).tolist()}")
-        model = die_classifier.train(x, y, a.epochs, seed=a.seed, threads=a.threads, log=log,
-                                     init=die_classifier.build_model(len(CLASS_NAMES)))
+        init = die_classifier.build_model(len(CLASS_NAMES))
+        if a.init:
+            init.load_state_dict(torch.load(a.init))
+            log(f"starting from {a.init}")
+        model = die_classifier.train(x, y, a.epochs, lr=a.lr, seed=a.seed, threads=a.threads, log=log, init=init)
     torch.save(model.state_dict(), run / "weights.pt")
     (run / "recipe.json").write_text(json.dumps({"cards": a.cards, "epochs": a.epochs, "seed": a.seed,
-                                                 "crops": int(len(y)), "cuts": CUTS}, indent=1))
+                                                 "crops": int(len(y)), "cuts": CUTS, "lr": a.lr,
+                                                 "init": str(a.init) if a.init else None}, indent=1))
     onnx_path = die_classifier.export(model, run / "sphere_shapes.onnx")
     if a.output:
         a.output.parent.mkdir(parents=True, exist_ok=True)

@@ -54,13 +54,16 @@ def _fill_small_holes(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def _blob(card: np.ndarray, mask: np.ndarray, inner: tuple[int, int, int, int]) -> Blob:
-    ys, xs = np.nonzero(mask)
-    x1, y1, x2, y2 = int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
+def _blob(card: np.ndarray, window: np.ndarray, x0: int, y0: int, inner: tuple[int, int, int, int]) -> Blob:
+    """A blob from its mask in a window of the card whose top left is (x0, y0)."""
+    ys, xs = np.nonzero(window)
+    x1, y1, x2, y2 = x0 + int(xs.min()), y0 + int(ys.min()), x0 + int(xs.max()) + 1, y0 + int(ys.max()) + 1
     ix1, iy1, ix2, iy2 = inner
     at_edge = x1 <= ix1 or y1 <= iy1 or x2 >= ix2 or y2 >= iy2
-    inside = np.pad(mask[y1:y2, x1:x2], 1).astype(np.uint8)
+    inside = np.pad(window, 1).astype(np.uint8)
     thickness = float(cv2.distanceTransform(inside, cv2.DIST_L2, 5).max())
+    mask = np.zeros(card.shape[:2], bool)
+    mask[y0:y0 + window.shape[0], x0:x0 + window.shape[1]] = window
     return Blob((x1, y1, x2, y2), mask, square_crop(card, (x1, y1, x2, y2), CROP, MARGIN), at_edge, thickness)
 
 
@@ -97,15 +100,17 @@ def card_blobs(card: np.ndarray, cut: int) -> list[Blob]:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     out = []
     for i in range(1, n):
-        x, y, bw, bh, _ = stats[i]
+        x, y, bw, bh, _ = (int(v) for v in stats[i])
         if max(bw, bh) < MIN_SIDE:
             continue
-        one = labels == i
-        blob = _blob(card, one, inner)
+        one = labels[y:y + bh, x:x + bw] == i
+        blob = _blob(card, one, x, y, inner)
         contours, _ = cv2.findContours(one.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         c = max(contours, key=cv2.contourArea)
         solidity = cv2.contourArea(c) / max(1.0, cv2.contourArea(cv2.convexHull(c)))
         if solidity < MERGED_SOLIDITY or notches(c) >= 2:  # shapes that touch (vision.games.quarx.spheres)
-            blob.parts = [_blob(card, p, inner) for p in _split(one)]
+            pad = 1  # the erosion needs the background round the blob
+            window = np.pad(one, pad)
+            blob.parts = [_blob(card, p[pad:-pad, pad:-pad], x, y, inner) for p in _split(window)]
         out.append(blob)
     return out
