@@ -33,5 +33,9 @@ def test_dice_samples(detector, expected):
 
 
 def test_quarx_samples(detector, expected):
+    """Right or unsure (a card whose shapes touch at one contrast and not at another), never wrong;
+    the network, asked alone, always answers."""
     for name, want in expected["quarx"].items():
-        assert count_quarx(read_image(SAMPLES / name), detector).spheres == want, name
+        got = count_quarx(read_image(SAMPLES / name), detector)
+        assert got.spheres == want or not got.sure, name
+        assert count_quarx(read_image(SAMPLES / name), detector, method="net").sure

@@ -1,6 +1,7 @@
 """Train the Quarx sphere classifier on blobs cut from domain-randomised cards; export ONNX.
 
     python -m vision.training.sphere_classifier --cards 3000 --output models/sphere_shapes.onnx
+    python -m vision.training.sphere_classifier --validate models/eval/quarx_sphere_validation.json
 
 Cards come from `vision.synth.quarx_shapes` (training only) and, for a share, from our own
 footage renderer (`vision.synth.cards`), so the footage look is not lost. Each blob that
@@ -25,7 +26,8 @@ import cv2
 import numpy as np
 
 from vision.games.quarx.blobs import Blob, card_blobs
-from vision.games.quarx.sphere_model import CUTS, OTHER_CLASS, SPHERE_CLASS, UNSURE_CLASS
+from vision.games.quarx.sphere_model import CUTS, OTHER_CLASS, SPHERE_CLASS, UNSURE_CLASS, SphereModel, count_by_shape
+from vision.games.quarx.spheres import count_spheres_on_card
 from vision.synth.cards import quarx_card
 from vision.synth.quarx_shapes import CARD_H, CARD_W, SPHERE, PlacedShape, render_shape_card
 from vision.training import die_classifier
@@ -93,6 +95,28 @@ def crops(cards: int, seed: int, footage_share: float = 0.25) -> tuple[np.ndarra
     return np.stack(xs), np.array(ys, np.int64)
 
 
+def validate(cards: int = 360, seed: int = 999, model: SphereModel | None = None) -> dict:
+    """Both counters on fresh cards of the training looks (never trained on; the thresholds in
+    vision.games.quarx.sphere_model were chosen here): a third in our footage's look, the rest
+    randomised with 1-9 spheres kept apart as on real cards. Per look: right, unsure, wrong."""
+    model = model or SphereModel()
+    rng = np.random.default_rng([seed, 1])
+    out: dict = {}
+    for i in range(cards):
+        if i % 3 == 0:
+            look = "footage"
+            image, shapes = _footage_card(rng)
+            truth = sum(s.kind == SPHERE for s in shapes)
+        else:
+            look = "randomised"
+            card = render_shape_card(rng, spheres=int(rng.integers(1, 10)), min_gap=int(rng.integers(2, 8)))
+            image, truth = card.image, card.spheres
+        for counter, got in (("outlines", count_spheres_on_card(image)), ("learned", count_by_shape(image, model))):
+            row = out.setdefault(look, {}).setdefault(counter, {"right": 0, "unsure": 0, "wrong": 0})
+            row["unsure" if got is None else "right" if got == truth else "wrong"] += 1
+    return {"cards": cards, "seed": seed, **out}
+
+
 def main(argv: list[str] | None = None) -> None:
     import torch
 
@@ -105,7 +129,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--output", type=Path, help="also export ONNX here (e.g. models/sphere_shapes.onnx)")
     ap.add_argument("--init", type=Path, help="start from these weights (a run's weights.pt)")
     ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--validate", type=Path, metavar="JSON",
+                    help="only score the installed model and the outline counter on fresh training-look cards, into JSON")
     a = ap.parse_args(argv)
+    if a.validate:
+        got = validate()
+        a.validate.write_text(json.dumps(got, indent=1) + "\n")
+        print(json.dumps(got, indent=1))
+        return
     run = RUNS / a.name
     run.mkdir(parents=True, exist_ok=True)
     data = run / f"crops_{a.cards}_{a.seed}.npz"

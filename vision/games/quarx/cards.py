@@ -1,8 +1,10 @@
 """Quarx cards found on the table with plain OpenCV, sorted from number cards, and counted.
 
-Cards are the large light, low-saturation quadrilaterals on the table; each is warped
-top-down by its four corners and its spheres counted by vision.games.quarx.spheres. A card found
-skewed, off the others' size, or read as no sphere at all is left uncounted (None).
+Cards are the large light, low-saturation quadrilaterals on the table, found by their outlines
+or, where a patterned cloth breaks those, by their paper; each is warped top-down by its four
+corners and its spheres counted (`count_card`: the sphere classifier, or the outline counter of
+vision.games.quarx.spheres without its model). A card found skewed, off the others' size, or
+read as no sphere at all is left uncounted (None).
 """
 from __future__ import annotations
 

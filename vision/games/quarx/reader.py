@@ -1,8 +1,9 @@
 """Quarx: the Quarx cards face up in the middle and the spheres on each; the players' number cards.
 
-The spheres are counted by plain OpenCV (vision.games.quarx.cards), which was measured better
-than the network on our footage; when unsure about any shape it reports no count at all, so
-the game waits (or a person types the reveal) rather than applying a wrong one. The number
+The cards are found by plain OpenCV and their spheres counted shape by shape by a small
+classifier (vision.games.quarx.cards, .sphere_model), measured better than the detector network
+on our footage and on a look it never saw; when unsure about any shape it reports no count at
+all, so the game waits (or a person types the reveal) rather than applying a wrong one. The number
 cards (vision.games.quarx.numbers) are told apart by colour and never counted as Quarx cards; the
 same rule holds: any doubt about any of them and `laid` is None.
 """

@@ -66,9 +66,15 @@ def load_sphere_model(path: str | Path | None = None) -> SphereModel | None:
         return _cache[key]
 
 
-def _verdict(p: np.ndarray, thickness: float) -> int | None:
+# A blob along the card's rim this many times longer than wide is the table or an uneven light
+# showing inside an outline found a little off, not a shape (spheres keep clear of the rim).
+RIM_STRIP = 2.5
+
+
+def _verdict(p: np.ndarray, blob: Blob) -> int | None:
     """1 for a sure sphere, 0 for a sure non-sphere, None otherwise."""
-    if thickness < MIN_THICKNESS:
+    x1, y1, x2, y2 = blob.box
+    if blob.thickness < MIN_THICKNESS or (blob.at_edge and max(x2 - x1, y2 - y1) > RIM_STRIP * min(x2 - x1, y2 - y1)):
         return 0
     if p[SPHERE_CLASS] >= SURE:
         return 1
@@ -80,9 +86,9 @@ def _verdict(p: np.ndarray, thickness: float) -> int | None:
 def _count_blobs(blobs: list[Blob], probs: dict[int, np.ndarray]) -> int | None:
     n = 0
     for blob in blobs:
-        whole = _verdict(probs[id(blob)], blob.thickness)
+        whole = _verdict(probs[id(blob)], blob)
         if whole is None and blob.parts:
-            parts = [_verdict(probs[id(p)], p.thickness) for p in blob.parts]
+            parts = [_verdict(probs[id(p)], p) for p in blob.parts]
             whole = None if None in parts else sum(parts)
         if whole is None:
             return None
