@@ -233,10 +233,12 @@ def add_commands(sub) -> None:
                                    "name the number cards that make the total, e.g. 23 = 16 + 4 + 2 + 1.")
     p.add_argument("image", metavar="IMAGE")
     p.add_argument("--json", action="store_true",
-                   help='print {"image", "spheres", "cards": [[x1, y1, x2, y2, n], ...], "number_cards"}')
+                   help='print {"image", "spheres", "cards": [[x1, y1, x2, y2, n], ...], "number_cards"} '
+                        '(null where unsure)')
     p.add_argument("--conf", type=float, default=0.4, help="minimum detection confidence (default 0.4)")
     p.add_argument("--method", choices=["auto", "net", "classical"], default="auto",
-                   help="auto/classical: plain-OpenCV counter, the network where it is unsure (default); "
+                   help="auto: cards found and each counted by the sphere classifier, unsure rather than a "
+                        "guess (default); classical: the same, the network's count where it is unsure; "
                         "net: the network alone")
     p.add_argument("--model", type=Path, help="ONNX model (default models/detector.onnx)")
     p.add_argument("--annotate", type=Path, metavar="DIR", help="also write an annotated copy into DIR")

@@ -1,6 +1,8 @@
 """'Check a Quarx count': a photo that is not one gets a 400 with a reason, never a 500."""
 from __future__ import annotations
 
+import cv2
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
@@ -28,3 +30,13 @@ def test_missing_file_field_is_a_422(client):
 def test_camera_count_without_a_camera_is_a_404(client):
     r = client.post("/api/quarx/count-camera")
     assert r.status_code == 404 and "without a camera" in r.json()["detail"]["reason"]
+
+
+def test_a_photo_with_no_card_is_unsure_not_a_guess(client):
+    """No card seen whole: the count says so (spheres null) and what to do, instead of a number."""
+    ok, png = cv2.imencode(".png", np.full((240, 320, 3), (40, 90, 30), np.uint8))
+    r = client.post("/api/quarx/count", files={"image": ("table.png", png.tobytes(), "image/png")})
+    assert r.status_code == 200
+    got = r.json()
+    assert got["spheres"] is None and got["cards"] == [] and got["number_cards"] == []
+    assert "no Quarx card" in got["sentence"]

@@ -39,6 +39,8 @@ class QuarxCount:
                 "number_cards": self.number_cards if self.sure else []}
 
     def sentence(self) -> str:
+        if not self.sure and not self.cards:
+            return "spheres: unsure, no Quarx card seen whole: lay the cards flat and apart, all of each in view"
         if not self.sure:
             return "spheres: unsure, a card marked ? is too close to call: spread its spheres out or hold the camera still"
         if self.spheres > 31:

@@ -91,7 +91,7 @@ def crops(cards: int, seed: int, footage_share: float = 0.25) -> tuple[np.ndarra
         for cut in CUTS:
             for blob in _blobs_with_parts(card_blobs(image, cut)):
                 xs.append(blob.crop)
-                ys.append(label(blob.mask, shapes))
+                ys.append(label(blob.mask(image.shape), shapes))
     return np.stack(xs), np.array(ys, np.int64)
 
 

@@ -25,16 +25,27 @@ MARGIN = 1.5  # the crop's side over the blob's long side: the classifier sees t
 INSET = 4  # px of the card's rim left out: the table may show there when the outline is a little off
 MIN_SIDE = 10  # px: smaller blobs are background bubbles or dirt (the smallest sphere is 12 across)
 MAX_HOLE = 48 * 48  # px: a hole this large inside a blob is paper, not a shape's inside
+# A blob no thicker than this (the radius of the largest disc inside, px) is a line or a sliver,
+# never a shape: the smallest sphere has a radius of 6.
+MIN_THICKNESS = 4.0
 
 
 @dataclass
 class Blob:
     box: tuple[int, int, int, int]  # x1, y1, x2, y2 in the card's pixels
-    mask: np.ndarray  # bool, the card's size
+    window: np.ndarray  # bool: the blob in a window of the card whose top left is `origin`
+    origin: tuple[int, int]
     crop: np.ndarray  # CROP x CROP BGR
     at_edge: bool  # touches the card's (inset) rim
     thickness: float  # the radius of the largest disc inside it, px: a line is thin, a sphere is not
     parts: list["Blob"] = field(default_factory=list)  # a notched blob split where the shapes touch
+
+    def mask(self, shape: tuple[int, ...]) -> np.ndarray:
+        """The blob as a bool mask of the whole card (`shape`: the card's)."""
+        out = np.zeros(shape[:2], bool)
+        x0, y0 = self.origin
+        out[y0:y0 + self.window.shape[0], x0:x0 + self.window.shape[1]] = self.window
+        return out
 
 
 def paper_difference(card: np.ndarray) -> np.ndarray:
@@ -62,9 +73,8 @@ def _blob(card: np.ndarray, window: np.ndarray, x0: int, y0: int, inner: tuple[i
     at_edge = x1 <= ix1 or y1 <= iy1 or x2 >= ix2 or y2 >= iy2
     inside = np.pad(window, 1).astype(np.uint8)
     thickness = float(cv2.distanceTransform(inside, cv2.DIST_L2, 5).max())
-    mask = np.zeros(card.shape[:2], bool)
-    mask[y0:y0 + window.shape[0], x0:x0 + window.shape[1]] = window
-    return Blob((x1, y1, x2, y2), mask, square_crop(card, (x1, y1, x2, y2), CROP, MARGIN), at_edge, thickness)
+    return Blob((x1, y1, x2, y2), window, (x0, y0), square_crop(card, (x1, y1, x2, y2), CROP, MARGIN), at_edge,
+                thickness)
 
 
 def _split(mask: np.ndarray) -> list[np.ndarray]:
@@ -88,11 +98,21 @@ def _split(mask: np.ndarray) -> list[np.ndarray]:
     return []
 
 
-def card_blobs(card: np.ndarray, cut: int) -> list[Blob]:
-    """The blobs on a card warped top-down (BGR) at one contrast cut, notched ones with their parts."""
+def card_blobs_at(card: np.ndarray, cuts: tuple[int, ...]) -> list[list[Blob]]:
+    """card_blobs at each of several cuts (the paper is measured once)."""
+    h, w = card.shape[:2]
+    diff = paper_difference(card[INSET:h - INSET, INSET:w - INSET])
+    return [card_blobs(card, cut, diff) for cut in cuts]
+
+
+def card_blobs(card: np.ndarray, cut: int, diff: np.ndarray | None = None) -> list[Blob]:
+    """The blobs on a card warped top-down (BGR) at one contrast cut, notched ones with their
+    parts; lines and slivers thinner than any shape are left out. `diff`: paper_difference of
+    the card inside its inset rim, if already measured."""
     h, w = card.shape[:2]
     inner = (INSET, INSET, w - INSET, h - INSET)
-    diff = paper_difference(card[INSET:h - INSET, INSET:w - INSET])
+    if diff is None:
+        diff = paper_difference(card[INSET:h - INSET, INSET:w - INSET])
     mask = np.zeros((h, w), np.uint8)
     mask[INSET:h - INSET, INSET:w - INSET] = (diff > cut).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -105,6 +125,8 @@ def card_blobs(card: np.ndarray, cut: int) -> list[Blob]:
             continue
         one = labels[y:y + bh, x:x + bw] == i
         blob = _blob(card, one, x, y, inner)
+        if blob.thickness < MIN_THICKNESS:
+            continue
         contours, _ = cv2.findContours(one.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         c = max(contours, key=cv2.contourArea)
         solidity = cv2.contourArea(c) / max(1.0, cv2.contourArea(cv2.convexHull(c)))

@@ -1,8 +1,8 @@
 """How many spheres are there? A photo of Quarx cards counted (`tablesight quarx`, the page's check).
 
 The cards are found by their outlines and paper and each is counted on its own
-(vision.games.quarx.cards); a card the counter is unsure of makes the count unsure, never a
-guess. The detector network counts only where no card is found, or when asked to.
+(vision.games.quarx.cards); a card the counter is unsure of, or no card found whole, makes the
+count unsure, never a guess. The detector network counts only when asked to.
 """
 from __future__ import annotations
 
@@ -40,8 +40,8 @@ def count_quarx(frame: np.ndarray, detector: Detector | None = None, conf: float
     """Count spheres on the Quarx cards in a BGR frame (bubbles and other shapes do not count).
 
     method: "auto" (cards found by their outlines and paper, each counted by the sphere
-    classifier: a card it is unsure of makes the count unsure, never a guess; the net only where
-    no card is found at all), "classical" (the same, and the net's count where it is unsure, as
+    classifier: a card it is unsure of, or no card found whole, makes the count unsure, never a
+    guess), "classical" (the same, and the net's count where it is unsure, as
     before the classifier) or "net" (detector: cards, then spheres in each card crop; always
     answers). Figures: models/MODEL_CARD.md.
     """
@@ -49,7 +49,11 @@ def count_quarx(frame: np.ndarray, detector: Detector | None = None, conf: float
         raise ValueError(f"method must be one of {METHODS}")
     if method != "net":
         got = _by_card(frame)
-        if got is not None and (got.sure or method == "auto"):
+        if method == "auto":
+            # No card found whole: unsure. The network's count there was wrong on 5 of the 7
+            # close-ups it answered (a card cut by the frame or seen steeply).
+            return got if got is not None else QuarxCount(0, [], [], sure=False)
+        if got is not None and got.sure:
             return got
     det = detector or load_detector()
     h, w = frame.shape[:2]

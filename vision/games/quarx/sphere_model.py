@@ -18,7 +18,7 @@ from vision.detector.die_crop import crops_blob
 from vision.detector.die_values import softmax
 from vision.detector.errors import NoModelError
 from vision.detector.onnx_session import cpu_session
-from vision.games.quarx.blobs import Blob, card_blobs
+from vision.games.quarx.blobs import MIN_THICKNESS, Blob, card_blobs_at
 
 DEFAULT_SPHERE_MODEL = Path(__file__).resolve().parents[3] / "models" / "sphere_shapes.onnx"
 CUTS = (30, 45, 65)  # contrast cuts against the paper (0..255); the classifier was taught all three
@@ -28,9 +28,6 @@ SPHERE_CLASS, OTHER_CLASS, UNSURE_CLASS = 0, 1, 2
 # Chosen on fresh cards of the training looks (120 of our footage's, 240 randomised; 0 wrong),
 # never on the hold-out style.
 SURE, NOT_SPHERE, UNSURE_MAX = 0.9, 0.4, 0.5
-# A blob no thicker than this (the radius of the largest disc inside, px) is a line or a sliver:
-# the smallest sphere has a radius of 6.
-MIN_THICKNESS = 4.0
 
 
 class SphereModel:
@@ -98,9 +95,13 @@ def _count_blobs(blobs: list[Blob], probs: dict[int, np.ndarray]) -> int | None:
 
 def count_by_shape(card: np.ndarray, model: SphereModel) -> int | None:
     """Spheres on a card warped top-down (BGR), or None when any shape or cut is in doubt."""
-    per_cut = [card_blobs(card, cut) for cut in CUTS]
+    per_cut = card_blobs_at(card, CUTS)
     every = [b for blobs in per_cut for blob in blobs for b in (blob, *blob.parts)]
-    p = model.probabilities([b.crop for b in every])
-    probs = {id(b): row for b, row in zip(every, p)}
+    # A shape is often the same blob at every cut: the same box is the same crop, classified once.
+    crops: dict[tuple[int, int, int, int], np.ndarray] = {}
+    for b in every:
+        crops.setdefault(b.box, b.crop)
+    by_box = dict(zip(crops, model.probabilities(list(crops.values()))))
+    probs = {id(b): by_box[b.box] for b in every}
     counts = {_count_blobs(blobs, probs) for blobs in per_cut}
     return counts.pop() if len(counts) == 1 else None
