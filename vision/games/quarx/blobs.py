@@ -39,6 +39,7 @@ class Blob:
     at_edge: bool  # touches the card's (inset) rim
     thickness: float  # the radius of the largest disc inside it, px: a line is thin, a sphere is not
     parts: list["Blob"] = field(default_factory=list)  # a notched blob split where the shapes touch
+    notched: bool = False  # its outline has the waist of shapes that touch
 
     def mask(self, shape: tuple[int, ...]) -> np.ndarray:
         """The blob as a bool mask of the whole card (`shape`: the card's)."""
@@ -133,6 +134,7 @@ def card_blobs(card: np.ndarray, cut: int, diff: np.ndarray | None = None) -> li
         if solidity < MERGED_SOLIDITY or notches(c) >= 2:  # shapes that touch (vision.games.quarx.spheres)
             pad = 1  # the erosion needs the background round the blob
             window = np.pad(one, pad)
+            blob.notched = True
             blob.parts = [_blob(card, p[pad:-pad, pad:-pad], x, y, inner) for p in _split(window)]
         out.append(blob)
     return out
