@@ -240,9 +240,9 @@ def count_card(card: np.ndarray) -> int | None:
     """Spheres on a card warped top-down, or None when unsure.
 
     By the learned look at each shape (vision.games.quarx.sphere_model) where its model is
-    installed, else by the outlines (vision.games.quarx.spheres). Not both: on fresh cards of
-    looks it never saw, the outline counter, tuned on our footage, was wrong on 26 of 240 cards
-    and the learned one on none; on our footage's look the learned one read 113 of 120 right and
+    installed, else by the outlines (vision.games.quarx.spheres). Not both: on fresh randomised
+    cards the outline counter, tuned on our footage, was wrong on 26 of 240 and the learned one
+    on none (on the hold-out style: 18 of 183 against none); on our footage's look the learned one read 114 of 120 right and
     the outlines 98, neither wrong (models/MODEL_CARD.md). Agreeing or not, adding the outline
     count where the learned one is unsure brought its wrong counts back."""
     model = load_sphere_model()
