@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from tests.browser.game_night import axe_violations, screenshot
 
-WAIT = 90_000  # generous: a loaded machine reads the footage slowly; this limits nothing
+WAIT = 180_000  # generous: a loaded machine reads the footage slowly (several loops of the clip); this limits nothing
 
 
 def test_quarx_glance_waiting_words_and_undo_of_a_camera_move(page, server_factory, tmp_path):

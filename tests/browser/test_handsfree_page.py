@@ -14,7 +14,7 @@ from rules.core.match import Match
 from rules.registry import ENGINES
 from vision.sources import DEMO_DIR
 
-WAIT = 90_000  # generous: a loaded machine reads the footage slowly (the demo waits for the camera)
+WAIT = 180_000  # generous: a loaded machine reads the footage slowly (the demo waits for the camera; a table made by hand sees the clip loop)
 
 
 def _script() -> dict:
