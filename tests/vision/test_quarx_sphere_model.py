@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.games.quarx.blobs import card_blobs
-from vision.games.quarx.sphere_model import count_by_shape, load_sphere_model
+from vision.games.quarx.blobs import Blob, card_blobs
+from vision.games.quarx.sphere_model import count_blobs, count_by_shape, load_sphere_model
 from vision.synth.holdout_quarx import render_quarx_holdout
 from vision.synth.quarx_shapes import CARD_H, CARD_W, SPHERE, PlacedShape, render_shape_card
 from vision.training.sphere_classifier import OTHER_CLASS, SPHERE_CLASS, UNSURE_CLASS, label
@@ -80,3 +80,25 @@ def test_the_shipped_classifier_counts_hold_out_cards_it_never_saw(model):
             right += got == card.spheres
             wrong += got is not None and got != card.spheres
     assert right >= 0.3 * cards and wrong <= 0.05 * cards, (right, wrong, cards)
+
+
+def _blob(box, at_edge=False, notched=False, parts=()):
+    return Blob(box, np.ones((box[3] - box[1], box[2] - box[0]), bool), (box[0], box[1]),
+                np.zeros((32, 32, 3), np.uint8), at_edge, 10.0, list(parts), notched)
+
+
+def test_doubtful_shapes_make_the_count_unsure_never_smaller():
+    """The two cases that once made a count one short: a sphere cut by the card's found edge, and
+    a sphere touching another shape, both called "not a sphere" as a whole."""
+    sure_ball, sure_cone = np.array([0.96, 0.02, 0.02]), np.array([0.02, 0.96, 0.02])
+    leaning_not = np.array([0.27, 0.48, 0.25])
+    several = np.array([0.05, 0.52, 0.43])
+    inside, rim = _blob((60, 60, 90, 90)), _blob((196, 4, 236, 28), at_edge=True)
+    assert count_blobs([inside], {id(inside): leaning_not}) == 0  # away from the rim: not a sphere
+    assert count_blobs([rim], {id(rim): leaning_not}) is None  # at the rim: maybe a cut sphere
+    ball, cone = _blob((87, 64, 120, 100)), _blob((110, 64, 147, 164))
+    touching = _blob((87, 64, 147, 164), notched=True, parts=[ball, cone])
+    probs = {id(touching): several, id(ball): sure_ball, id(cone): sure_cone}
+    assert count_blobs([touching], probs) == 1  # counted by its parts
+    unsplit = _blob((87, 64, 147, 164), notched=True)
+    assert count_blobs([unsplit], {id(unsplit): several}) is None

@@ -88,7 +88,9 @@ def _verdict(p: np.ndarray, blob: Blob) -> int | None:
     return None
 
 
-def _count_blobs(blobs: list[Blob], probs: dict[int, np.ndarray]) -> int | None:
+def count_blobs(blobs: list[Blob], probs: dict[int, np.ndarray]) -> int | None:
+    """Spheres among one cut's blobs given each blob's (and part's) probabilities by id(); None
+    when any is in doubt."""
     n = 0
     for blob in blobs:
         whole = _verdict(probs[id(blob)], blob)
@@ -113,5 +115,5 @@ def count_by_shape(card: np.ndarray, model: SphereModel) -> int | None:
         crops.setdefault(b.box, b.crop)
     by_box = dict(zip(crops, model.probabilities(list(crops.values()))))
     probs = {id(b): by_box[b.box] for b in every}
-    counts = {_count_blobs(blobs, probs) for blobs in per_cut}
+    counts = {count_blobs(blobs, probs) for blobs in per_cut}
     return counts.pop() if len(counts) == 1 else None
