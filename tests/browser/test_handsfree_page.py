@@ -59,7 +59,7 @@ def test_the_quarx_demo_scores_itself_and_asks_once(page, server_factory, tmp_pa
         expect(page.locator("#candidates-reason")).to_contain_text("moves fit what the camera sees")
         truth = " ; ".join(moves[together:together + 2])
         page.locator("#candidate-list").get_by_role("button", name=truth, exact=True).click()
-        expect(page.locator("#candidates")).to_be_hidden()
+        expect(page.locator("#candidates")).to_be_hidden(timeout=WAIT)  # the click's round trip, on a loaded machine
         # That round then scores itself too.
         later = next(i for i in turn_overs if i > together)
         expect(page.locator("#history li.camera", has_text=moves[later])).to_be_visible(timeout=WAIT)
