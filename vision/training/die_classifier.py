@@ -168,15 +168,23 @@ def main() -> None:
             init.load_state_dict(torch.load(a.init))
             log(f"starting from {a.init}")
         model = train(x, y, a.epochs, lr=a.lr, seed=a.seed, threads=a.threads, log=log, init=init)
+    print(save_run(model, run, {"data": [str(p) for p in a.data], "epochs": a.epochs, "seed": a.seed,
+                                "crops": int(len(y)), "lr": a.lr, "init": str(a.init) if a.init else None},
+                   "die_values.onnx", a.output))
+
+
+def save_run(model, run: Path, recipe: dict, onnx_name: str, output: Path | None) -> Path:
+    """A finished run kept: its weights (to resume from), its recipe, its ONNX export (also
+    copied to `output` when given); returns the export's path in the run folder."""
+    import torch
+
     torch.save(model.state_dict(), run / "weights.pt")
-    (run / "recipe.json").write_text(json.dumps({"data": [str(p) for p in a.data], "epochs": a.epochs,
-                                                 "seed": a.seed, "crops": int(len(y)), "lr": a.lr,
-                                                 "init": str(a.init) if a.init else None}, indent=1))
-    onnx_path = export(model, run / "die_values.onnx")
-    if a.output:
-        a.output.parent.mkdir(parents=True, exist_ok=True)
-        a.output.write_bytes(onnx_path.read_bytes())
-    print(onnx_path)
+    (run / "recipe.json").write_text(json.dumps(recipe, indent=1))
+    onnx_path = export(model, run / onnx_name)
+    if output:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_bytes(onnx_path.read_bytes())
+    return onnx_path
 
 
 if __name__ == "__main__":

@@ -157,15 +157,10 @@ def main(argv: list[str] | None = None) -> None:
             init.load_state_dict(torch.load(a.init))
             log(f"starting from {a.init}")
         model = die_classifier.train(x, y, a.epochs, lr=a.lr, seed=a.seed, threads=a.threads, log=log, init=init)
-    torch.save(model.state_dict(), run / "weights.pt")
-    (run / "recipe.json").write_text(json.dumps({"cards": a.cards, "epochs": a.epochs, "seed": a.seed,
-                                                 "crops": int(len(y)), "cuts": CUTS, "lr": a.lr,
-                                                 "init": str(a.init) if a.init else None}, indent=1))
-    onnx_path = die_classifier.export(model, run / "sphere_shapes.onnx")
-    if a.output:
-        a.output.parent.mkdir(parents=True, exist_ok=True)
-        a.output.write_bytes(onnx_path.read_bytes())
-    print(onnx_path)
+    print(die_classifier.save_run(model, run, {"cards": a.cards, "epochs": a.epochs, "seed": a.seed,
+                                               "crops": int(len(y)), "cuts": CUTS, "lr": a.lr,
+                                               "init": str(a.init) if a.init else None},
+                                  "sphere_shapes.onnx", a.output))
 
 
 if __name__ == "__main__":
