@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from vision.games.quarx.blobs import Blob, card_blobs
+from vision.games.quarx.cards import top_down
 from vision.games.quarx.sphere_model import count_blobs, count_by_shape, load_sphere_model
 from vision.synth.holdout_quarx import render_quarx_holdout
 from vision.synth.quarx_shapes import CARD_H, CARD_W, SPHERE, PlacedShape, render_shape_card
@@ -63,11 +64,6 @@ def model():
     return found
 
 
-def _top_down(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    dst = np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]])
-    return cv2.warpPerspective(image, cv2.getPerspectiveTransform(corners.astype(np.float32), dst), (CARD_W, CARD_H))
-
-
 def test_the_shipped_classifier_counts_hold_out_cards_it_never_saw(model):
     """The hold-out style (test only): a good share of its cards counted right and hardly any
     wrong; the rest unsure (the full figures: python -m vision.games.quarx.holdout_eval)."""
@@ -75,7 +71,7 @@ def test_the_shipped_classifier_counts_hold_out_cards_it_never_saw(model):
     for idx in range(12):
         scene = render_quarx_holdout(77, idx)
         for card in scene.cards:
-            got = count_by_shape(_top_down(scene.image, card.corners), model)
+            got = count_by_shape(top_down(scene.image, card.corners.astype(np.float32)), model)
             cards += 1
             right += got == card.spheres
             wrong += got is not None and got != card.spheres
