@@ -299,6 +299,8 @@ class TeachingSession:
         else:
             verdict = ("Kept the shipped reader: teaching did not read your held-out photos better, "
                        "so the reader in use stays.")
+        if report.get("layer_note"):
+            verdict += f" Note: {report['layer_note']}."
         return {"kept": "taught" if taught else "shipped", "activated": useful, "summary": summary(report),
                 "message": verdict, "before": report.get("held_out_before"), "after": report.get("held_out_after"),
                 "photos": report.get("photos"), "dice": report.get("dice"), "seconds": report.get("seconds")}

@@ -19,14 +19,13 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 from vision.detector.classes import DIE_CLASSES
 from vision.detector.color import face_colour, white_balance_gains
-from vision.detector.dice import decide, is_die
 from vision.detector.die_crop import box_crop, jitter_box, square_crop
 from vision.detector.die_values import DieValueModel, softmax
 from vision.detector.image_io import read_image
@@ -34,12 +33,18 @@ from vision.detector.model import Detector
 from vision.detector.pips import count_pips
 from vision.detector.profile import DiceProfile, lab
 from vision.detector.slicing import detect_sliced
+from vision.detector.value_rule import SHIPPED_RULE, ValueRule, decide, is_die
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 MAX_PHOTOS = 100
 MAX_DICE_PER_PHOTO = 60
-CONF_CHOICES = (0.1, 0.15, 0.25)
+DEFAULT_CONF = 0.25  # read_dice's own threshold
+CONF_CHOICES = (0.05, 0.1, 0.15, DEFAULT_CONF)
 LOW_CONF = min(CONF_CHOICES)
+# The value rules teaching may choose: the shipped one, or the classifier alone at a certainty.
+RULE_CHOICES = (SHIPPED_RULE, *(ValueRule(False, t) for t in (0.5, 0.6, 0.7, 0.8, 0.9)))
+WRONG_COST = 5  # right answers a wrong one costs when choosing: unsure beats a guess
+MIN_PER_VALUE = 2  # labelled dice of each value 1..6 before the value layer is refitted
 COLOUR_WORD = re.compile(r"^[a-z][a-z-]{0,19}$")
 Progress = Callable[[float, str], None]
 
@@ -143,6 +148,17 @@ def _match(boxes, labels: list[TaughtDie]) -> list[int]:
     return out
 
 
+def _touches_die(box, labels: list[TaughtDie]) -> bool:
+    """True when a box holds a labelled die's centre or its centre lies on a labelled die: a
+    second, off-centre box on a die is not what "no die" looks like."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    for lb in labels:
+        lx, ly = (lb.box[0] + lb.box[2]) / 2, (lb.box[1] + lb.box[3]) / 2
+        if (box[0] <= lx <= box[2] and box[1] <= ly <= box[3]) or (lb.box[0] <= cx <= lb.box[2] and lb.box[1] <= cy <= lb.box[3]):
+            return True
+    return False
+
+
 def _dihedral(crop: np.ndarray) -> list[np.ndarray]:
     out = []
     for k in range(4):
@@ -161,7 +177,7 @@ def _see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.
     pips = [count_pips(box_crop(frame, b)) for b in boxes]
     colours = [face_colour(frame, b, gains) for b in boxes]
     # Teaching crops: every labelled die, framed by its detection where one found it (as the
-    # reader will frame it) or by its label; detections that hold no die are "no die".
+    # reader will frame it) or by its label; detections away from every die are "no die".
     crops, ys = [], []
     found = {j: boxes[i] for i, j in enumerate(match) if j >= 0}
     for j, lb in enumerate(photo.dice):
@@ -171,7 +187,7 @@ def _see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.
             crops += _dihedral(square_crop(frame, box))
             ys += [lb.value] * 8
     for i, j in enumerate(match):
-        if j < 0:
+        if j < 0 and not _touches_die(boxes[i], photo.dice):
             crops += _dihedral(square_crop(frame, boxes[i]))[:4]
             ys += [0] * 4
     tl, tx = model.outputs(crops)
@@ -226,18 +242,16 @@ class Score:
                 "colour_right": round(self.colour_right / self.colour_n, 4) if self.colour_n else None}
 
 
-def _read_seen(s: _Seen, head, conf: float, colours: dict[str, list[float]] | None, score: Score) -> None:
-    """Score one photo as the reader would read it with this head, threshold and colours."""
-    keep = s.scores >= conf
-    prof = DiceProfile("", head, colours or {})
-    logits = prof.logits(s.features, s.logits)
-    probs = softmax(logits) if len(logits) else logits
+def _read_seen(s: _Seen, probs: np.ndarray, conf: float, rule: ValueRule, prof: DiceProfile,
+               score: Score) -> None:
+    """Score one photo as the reader would read it with these probabilities, threshold, value
+    rule, colour names and colour gate."""
     score.labels += len(s.labels)
-    for i in np.nonzero(keep)[0]:
+    for i in np.nonzero(s.scores >= conf)[0]:
         p = probs[i]
-        if not is_die(p):
+        if not is_die(p) or not prof.admits(s.colours[i]):
             continue
-        v = decide(p, s.pips[i])
+        v = decide(p, s.pips[i], rule)
         j = s.match[i]
         if v is None:
             score.unsure += 1
@@ -272,34 +286,78 @@ def teach(photos: list[Photo], detector: Detector, model: DieValueModel, progres
     for k, ph in enumerate(photos):
         say(0.6 * k / len(photos), f"reading photo {k + 1}/{len(photos)}: {ph.name}")
         seen.append(_see(ph, detector, model, rng))
+    return learn(seen, model.digest, say, t0)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One way to read the user's dice: threshold, value rule, colour gate, taught or shipped head."""
+
+    conf: float = DEFAULT_CONF
+    rule: ValueRule = SHIPPED_RULE
+    gate: bool = False
+    taught_head: bool = False
+
+    def caution(self) -> tuple:
+        """Larger is more cautious: what breaks a tie between choices that read alike."""
+        return (self.conf, self.rule.pip_check, self.rule.sure, not self.gate, not self.taught_head)
+
+
+def covers_values(seen: list[_Seen]) -> bool:
+    """True when every value 1..6 shows on at least MIN_PER_VALUE labelled dice: a layer fitted
+    without a value leaves that value's answers too unsure (it cannot be checked either)."""
+    counts = np.bincount([d.value for s in seen for d in s.labels], minlength=7)
+    return bool((counts[1:] >= MIN_PER_VALUE).all())
+
+
+def learn(seen: list[_Seen], digest: str, say: Progress, t0: float) -> DiceProfile:
+    """The profile from photos as the reader saw them: each choice scored photo by photo on a
+    layer fitted without that photo, kept only when it reads them better ("never worse")."""
     w0, b0 = base_head(seen)
-    before, after = {c: Score() for c in CONF_CHOICES}, {c: Score() for c in CONF_CHOICES}
+    shipped = DiceProfile(digest)
+    before = Score()
+    # The colour gate is a choice only when the owner named the colour of every die.
+    gates = (False, True) if all(d.colour for s in seen for d in s.labels) else (False,)
+    heads = (False, True) if covers_values(seen) else (False,)
+    after = {Choice(c, r, g, h): Score() for c in CONF_CHOICES for r in RULE_CHOICES for g in gates for h in heads}
     for k, s in enumerate(seen):
         say(0.6 + 0.35 * k / len(seen), f"held-out check {k + 1}/{len(seen)}")
         rest = [o for o in seen if o is not s]
-        x = np.concatenate([o.train_x for o in rest])
-        y = np.concatenate([o.train_y for o in rest])
-        head = fit_head(x, y, w0, b0)
         cols = _colour_table(rest)
-        for c in CONF_CHOICES:
-            _read_seen(s, None, c, None, before[c])
-            _read_seen(s, head, c, cols, after[c])
-    default_conf = 0.25
-    best = max(CONF_CHOICES, key=lambda c: (after[c].right - 3 * after[c].wrong, c))
-    b, a = before[default_conf], after[best]
-    improved = a.right > b.right and a.wrong <= b.wrong or a.right >= b.right and a.wrong < b.wrong
+        fold = DiceProfile(digest, fit_head(np.concatenate([o.train_x for o in rest]),
+                                            np.concatenate([o.train_y for o in rest]), w0, b0), cols)
+        _read_seen(s, softmax(s.logits), DEFAULT_CONF, SHIPPED_RULE, shipped, before)
+        probs = {False: softmax(s.logits), True: softmax(fold.logits(s.features, s.logits))}
+        for ch, score in after.items():
+            prof = DiceProfile(digest, None, cols, colour_gate=ch.gate)
+            _read_seen(s, probs[ch.taught_head], ch.conf, ch.rule, prof, score)
+    # Never worse: only a choice that reads no fewer held-out dice right and no more wrong, and
+    # one of them better; among those the most right, a wrong answer costing WRONG_COST right
+    # ones; ties go to the cautious end.
+    b = before
+    fine = [ch for ch, a in after.items() if a.right >= b.right and a.wrong <= b.wrong
+            and (a.right, a.wrong) != (b.right, b.wrong)]
+    best = max(fine, key=lambda ch: (after[ch].right - WRONG_COST * after[ch].wrong, ch.caution()), default=None)
+    improved = best is not None
+    a = after[best] if improved else after[Choice()]
     colours = _colour_table(seen) if a.colour_right >= b.colour_right else {}
-    say(0.97, "fitting on all photos")
-    head = fit_head(np.concatenate([s.train_x for s in seen]), np.concatenate([s.train_y for s in seen]), w0, b0)
-    report = {"photos": len(photos), "dice": sum(len(p.dice) for p in photos),
+    ch = best or Choice()
+    head = None
+    if ch.taught_head:
+        say(0.97, "fitting on all photos")
+        head = fit_head(np.concatenate([s.train_x for s in seen]), np.concatenate([s.train_y for s in seen]), w0, b0)
+    report = {"photos": len(seen), "dice": sum(len(s.labels) for s in seen),
               "held_out_before": b.as_dict(), "held_out_after": a.as_dict(),
               "kept": "taught" if improved else "shipped", "colours_kept": bool(colours),
-              "conf": best if improved else default_conf,
+              "conf": ch.conf, "rule": ch.rule.to_json(), "colour_gate": ch.gate and bool(colours),
+              "layer": "taught" if ch.taught_head else "shipped",
               "seconds": round(time.perf_counter() - t0, 1)}
+    if not covers_values(seen):
+        report["layer_note"] = (f"the value layer was not refitted: show every value 1-6 on at least "
+                                f"{MIN_PER_VALUE} dice to teach it")
     report["message"] = (f"taught: {a.right}/{a.labels} dice right on held-out photos (was {b.right}), "
                          f"{a.wrong} wrong (was {b.wrong})" if improved else
                          f"kept the shipped reader: teaching read {a.right}/{a.labels} right, {a.wrong} wrong "
                          f"on held-out photos against {b.right} and {b.wrong} before")
     say(1.0, report["message"])
-    return DiceProfile(model.digest, head if improved else None, colours,
-                       best if improved else None, report)
+    return DiceProfile(digest, head, colours, ch.conf if improved else None, report, ch.rule, ch.gate and bool(colours))

@@ -3,7 +3,8 @@ and the pip counter agree (unsure is None, never a guess)."""
 import numpy as np
 import pytest
 
-from vision.detector.dice import AGREE, SURE, decide, read_dice
+from vision.detector.dice import read_dice
+from vision.detector.value_rule import AGREE, SURE, ValueRule, decide
 from vision.detector.die_crop import CROP_SIZE, crops_blob, square_crop
 from vision.detector.model import Detection
 from vision.detector.slicing import detect_sliced, merge, tiles
@@ -39,6 +40,13 @@ def test_decide_agrees_or_says_unsure():
     assert decide(_probs(4, AGREE + 0.05), 4) == 4      # less sure, but the pips agree
     assert decide(_probs(4, 0.999), 5) is None          # they disagree: unsure, never a guess
     assert decide(_probs(4, AGREE - 0.05), 4) is None
+
+
+def test_a_taught_rule_without_the_pip_check_lets_the_classifier_answer_alone():
+    alone = ValueRule(pip_check=False, sure=0.6)
+    assert decide(_probs(4, 0.7), 5, alone) == 4        # a pip count that differs no longer vetoes
+    assert decide(_probs(4, 0.5), 4, alone) is None     # nor does one that agrees lower the bar
+    assert decide(_probs(4, 0.7), 5) is None            # the shipped rule still vetoes
 
 
 def test_tiles_cover_the_frame_with_overlap():

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from vision.detector.profile import DiceProfile, ProfileError, lab, load_profile
-from vision.teach import TeachError, fit_head, parse_label_line, read_folder
+from vision.detector.value_rule import SHIPPED_RULE, ValueRule
+from vision.teach import TaughtDie, TeachError, _Seen, fit_head, learn, parse_label_line, read_folder
 
 
 def test_label_line_in_pixels_with_an_optional_colour():
@@ -77,3 +78,52 @@ def test_taught_colours_name_near_colours_only():
     p = DiceProfile("x", None, {"mustard": [float(v) for v in lab(mustard)]})
     assert p.colour_name(mustard * 1.03) == "mustard"
     assert p.colour_name(np.array([200, 60, 20], np.float32)) == "blue"  # far from every taught colour
+
+
+def test_profile_keeps_its_value_rule_and_colour_gate_and_reads_the_first_format(tmp_path):
+    p = DiceProfile("abc123", None, {"mustard": [70.0, 5.0, 60.0]}, 0.1, {}, ValueRule(False, 0.7), True)
+    back = load_profile(p.save(tmp_path / "p.json"), "abc123")
+    assert back.rule == ValueRule(False, 0.7) and back.colour_gate
+    old = {"format": 1, "model_sha": "abc123", "head": None, "colours": {}, "conf": None, "report": {}}
+    (tmp_path / "v1.json").write_text(json.dumps(old))
+    v1 = load_profile(tmp_path / "v1.json", "abc123")
+    assert v1.rule == SHIPPED_RULE and not v1.colour_gate
+
+
+def test_the_colour_gate_drops_boxes_of_no_taught_colour():
+    mustard = np.array([30, 175, 215], np.float32)
+    gated = DiceProfile("x", None, {"mustard": [float(v) for v in lab(mustard)]}, colour_gate=True)
+    assert gated.admits(mustard * 0.97) and not gated.admits(np.array([120, 160, 110], np.float32))
+    assert DiceProfile("x", None, gated.colours).admits(np.array([120, 160, 110], np.float32))
+
+
+def _seen_photo(values: list[int], said: list[int], p: float, rng) -> _Seen:
+    """A photo as the reader saw it: one detection per labelled die (value `values[i]`), the
+    classifier saying `said[i]` with probability p, the pip counter always one off."""
+    n = len(values)
+    boxes = [(40.0 * i, 0.0, 40.0 * i + 30, 30.0) for i in range(n)]
+    probs = np.full((n, 7), (1 - p) / 6, np.float32)
+    probs[np.arange(n), said] = p
+    logits = np.log(probs)
+    feats = rng.normal(0, 1, (n, 64)).astype(np.float32)
+    labels = [TaughtDie(b, v, None) for b, v in zip(boxes, values)]
+    return _Seen(boxes, np.full(n, 0.9, np.float32), logits, feats, [v % 6 + 1 for v in values], [None] * n,
+                 list(range(n)), labels, np.repeat(feats, 4, 0), np.repeat(np.array(values), 4), np.repeat(logits, 4, 0))
+
+
+def test_learning_drops_a_pip_check_that_vetoes_right_answers():
+    rng = np.random.default_rng(0)
+    seen = [_seen_photo([1, 2, 3] * 6, [1, 2, 3] * 6, 0.75, rng) for _ in range(4)]
+    prof = learn(seen, "x", lambda f, m: None, 0.0)
+    assert prof.report["kept"] == "taught"
+    assert prof.rule.pip_check is False and prof.rule.sure <= 0.75
+    assert prof.report["held_out_before"]["right"] == 0 and prof.report["held_out_after"]["right"] == 72
+    assert prof.head is None and "every value 1-6" in prof.report["layer_note"]  # values 4-6 never shown
+
+
+def test_learning_keeps_the_shipped_reader_when_answering_alone_would_be_wrong():
+    rng = np.random.default_rng(1)
+    seen = [_seen_photo([1, 2, 3] * 6, [4, 2, 3] * 6, 0.75, rng) for _ in range(4)]  # every 1 read as 4
+    prof = learn(seen, "x", lambda f, m: None, 0.0)
+    assert prof.report["kept"] == "shipped" and prof.rule == SHIPPED_RULE and prof.conf is None
+    assert prof.report["held_out_after"]["wrong"] == 0

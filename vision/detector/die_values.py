@@ -17,7 +17,6 @@ from vision.detector.onnx_session import cpu_session
 from vision.detector.profile import DiceProfile, model_digest
 
 DEFAULT_VALUE_MODEL = Path(__file__).resolve().parents[2] / "models" / "die_values.onnx"
-NO_DIE = 0
 
 
 class DieValueModel:

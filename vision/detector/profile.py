@@ -1,8 +1,9 @@
 """A user's dice profile: what "teach it your dice" learned, applied by every die reader.
 
 A profile holds (1) a new last layer for the value classifier, fitted on the features of the
-user's own die crops, (2) the measured colour of each colour the user named, and (3) the
-detection threshold that found most of the user's dice. It is tied to the value model it was
+user's own die crops, (2) the measured colour of each colour the user named, (3) the
+detection threshold that found most of the user's dice and (4) the value rule (whether the pip
+counter may veto, how sure the classifier must be alone) that read them best. It is tied to the value model it was
 taught on (its SHA-256): a profile taught on another model is refused with a clear error, and
 the shipped model file is never changed. JSON, a few kB.
 """
@@ -17,8 +18,10 @@ import cv2
 import numpy as np
 
 from vision.detector.color import name_color
+from vision.detector.value_rule import SHIPPED_RULE, ValueRule
 
-PROFILE_FORMAT = 1
+PROFILE_FORMAT = 2
+READABLE_FORMATS = (1, 2)  # format 1 had no value rule: it reads with the shipped one
 COLOUR_REACH = 30.0  # Lab distance beyond which a taught colour does not name a die
 
 
@@ -46,6 +49,8 @@ class DiceProfile:
     colours: dict[str, list[float]] = field(default_factory=dict)  # name -> Lab
     conf: float | None = None
     report: dict = field(default_factory=dict)
+    rule: ValueRule = SHIPPED_RULE
+    colour_gate: bool = False  # every die of the set has a taught colour: drop boxes of no such colour
 
     def logits(self, features: np.ndarray, base: np.ndarray) -> np.ndarray:
         if self.head is None:
@@ -53,23 +58,30 @@ class DiceProfile:
         w, b = self.head
         return features @ w.T + b
 
+    def taught_colour(self, bgr: np.ndarray | None) -> str | None:
+        """The nearest taught colour within COLOUR_REACH of a measured colour, else None."""
+        if bgr is None or not self.colours:
+            return None
+        names = list(self.colours)
+        d = np.linalg.norm(np.array([self.colours[n] for n in names]) - lab(bgr), axis=1)
+        return names[int(d.argmin())] if d.min() <= COLOUR_REACH else None
+
+    def admits(self, bgr: np.ndarray | None) -> bool:
+        """False for a box whose colour is none of the set's, when the profile gates by colour."""
+        return not self.colour_gate or self.taught_colour(bgr) is not None
+
     def colour_name(self, bgr: np.ndarray | None) -> str:
         """The nearest taught colour within reach, else the generic name ("unknown": no colour)."""
         if bgr is None:
             return "unknown"
-        if self.colours:
-            here = lab(bgr)
-            names = list(self.colours)
-            d = np.linalg.norm(np.array([self.colours[n] for n in names]) - here, axis=1)
-            if d.min() <= COLOUR_REACH:
-                return names[int(d.argmin())]
-        return name_color(bgr)
+        return self.taught_colour(bgr) or name_color(bgr)
 
     def to_json(self) -> dict:
         return {"format": PROFILE_FORMAT, "model_sha": self.model_sha,
                 "head": None if self.head is None else {"W": np.round(self.head[0], 6).tolist(),
                                                         "b": np.round(self.head[1], 6).tolist()},
-                "colours": self.colours, "conf": self.conf, "report": self.report}
+                "colours": self.colours, "conf": self.conf, "rule": self.rule.to_json(), "colour_gate": self.colour_gate,
+                "report": self.report}
 
     def save(self, path: Path) -> Path:
         path = Path(path)
@@ -90,8 +102,8 @@ def load_profile(path: str | Path, model_sha: str) -> DiceProfile:
         raise ProfileError(f"{p} is not a dice profile: {p.stat().st_size} bytes")
     try:
         d = json.loads(p.read_text())
-        if d.get("format") != PROFILE_FORMAT:
-            raise ProfileError(f"{p}: profile format {d.get('format')!r}, this version reads {PROFILE_FORMAT}")
+        if d.get("format") not in READABLE_FORMATS:
+            raise ProfileError(f"{p}: profile format {d.get('format')!r}, this version reads {READABLE_FORMATS}")
         head = None
         if d.get("head") is not None:
             head = (np.array(d["head"]["W"], np.float32), np.array(d["head"]["b"], np.float32))
@@ -99,8 +111,12 @@ def load_profile(path: str | Path, model_sha: str) -> DiceProfile:
                 raise ProfileError(f"{p}: the taught layer has the wrong shape {head[0].shape}")
         colours = {str(k): [float(x) for x in v] for k, v in (d.get("colours") or {}).items()}
         conf = d.get("conf")
+        r = d.get("rule")
+        rule = SHIPPED_RULE if r is None else ValueRule(bool(r["pip_check"]), float(r["sure"]))
+        if not 0.0 < rule.sure <= 1.0:
+            raise ProfileError(f"{p}: the value rule's certainty must be in (0, 1], not {rule.sure}")
         prof = DiceProfile(str(d["model_sha"]), head, colours, float(conf) if conf is not None else None,
-                           d.get("report") or {})
+                           d.get("report") or {}, rule, bool(d.get("colour_gate", False)))
     except ProfileError:
         raise
     except (ValueError, KeyError, TypeError, AttributeError) as e:

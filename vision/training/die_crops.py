@@ -16,10 +16,10 @@ import numpy as np
 from vision.detector.classes import CLASSES, die_value
 from vision.detector.die_crop import jitter_box, square_crop
 from vision.detector.image_io import read_image
+from vision.detector.value_rule import NO_DIE
 from vision.synth import render_image
 from vision.training import real_dice
 
-NO_DIE = 0
 KINDS = ("dice", "dice", "dice", "mixed", "quarx")  # renders drawn per cycle: mostly dice
 
 
