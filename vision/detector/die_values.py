@@ -5,15 +5,12 @@ shipped model, the real webcam train split); see models/MODEL_CARD.md.
 """
 from __future__ import annotations
 
-import os
-import threading
 from pathlib import Path
 
 import numpy as np
 
 from vision.detector.die_crop import crops_blob
-from vision.detector.errors import NoModelError
-from vision.detector.onnx_session import cpu_session
+from vision.detector.onnx_session import SharedModels, cpu_session
 from vision.detector.profile import DiceProfile, model_digest
 
 DEFAULT_VALUE_MODEL = Path(__file__).resolve().parents[2] / "models" / "die_values.onnx"
@@ -23,7 +20,7 @@ class DieValueModel:
     """A loaded classifier; probabilities() is safe to call from several threads at once."""
 
     def __init__(self, path: str | Path | None = None, threads: int | None = None):
-        self.path = Path(path) if path else Path(os.environ.get("TABLESIGHT_VALUE_MODEL", DEFAULT_VALUE_MODEL))
+        self.path = _shared.path(path)
         self.session = cpu_session(self.path, f"no die value model installed: {self.path} not found "
                                    "(train one with `python -m vision.training.die_classifier`)", threads)
         self.input_name = self.session.get_inputs()[0].name
@@ -50,17 +47,10 @@ def softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(1, keepdims=True)
 
 
-_cache: dict[str, DieValueModel] = {}
-_lock = threading.Lock()
+_shared = SharedModels(DieValueModel, "TABLESIGHT_VALUE_MODEL", DEFAULT_VALUE_MODEL)
 
 
 def load_value_model(path: str | Path | None = None) -> DieValueModel | None:
-    """The shared classifier for a path, or None when no model file is installed."""
-    key = str(path or os.environ.get("TABLESIGHT_VALUE_MODEL", DEFAULT_VALUE_MODEL))
-    with _lock:
-        if key not in _cache:
-            try:
-                _cache[key] = DieValueModel(path)
-            except NoModelError:
-                return None
-        return _cache[key]
+    """The shared classifier for a path (else $TABLESIGHT_VALUE_MODEL, else the shipped file),
+    or None when no model file is installed."""
+    return _shared.get(path)

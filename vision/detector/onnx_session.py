@@ -1,12 +1,18 @@
-"""Opening one of our ONNX models for onnxruntime on the CPU, the same way for every model."""
+"""Opening one of our ONNX models for onnxruntime on the CPU, the same way for every model,
+and sharing each loaded model between callers."""
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Generic, TypeVar
 
 import onnxruntime as ort
 
 from vision.detector.errors import NoModelError
+
+M = TypeVar("M")
 
 
 def cpu_session(path: Path, missing: str, threads: int | None = None) -> ort.InferenceSession:
@@ -19,3 +25,29 @@ def cpu_session(path: Path, missing: str, threads: int | None = None) -> ort.Inf
     opts.inter_op_num_threads = 1
     opts.log_severity_level = 3
     return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
+
+class SharedModels(Generic[M]):
+    """One loaded model per file, shared by every caller (thread-safe).
+
+    The file is `path`, else $`env`, else `default`; get() is None when no file is installed,
+    so a reader can fall back to its classical counter instead of failing.
+    """
+
+    def __init__(self, make: Callable[[Path], M], env: str, default: Path):
+        self.make, self.env, self.default = make, env, default
+        self._loaded: dict[Path, M] = {}
+        self._lock = threading.Lock()
+
+    def path(self, path: str | Path | None = None) -> Path:
+        return Path(path or os.environ.get(self.env, self.default))
+
+    def get(self, path: str | Path | None = None) -> M | None:
+        p = self.path(path)
+        with self._lock:
+            if p not in self._loaded:
+                try:
+                    self._loaded[p] = self.make(p)
+                except NoModelError:
+                    return None
+            return self._loaded[p]

@@ -8,16 +8,13 @@ blob is called with confidence: otherwise None, never a guess.
 """
 from __future__ import annotations
 
-import os
-import threading
 from pathlib import Path
 
 import numpy as np
 
 from vision.detector.die_crop import crops_blob
 from vision.detector.die_values import softmax
-from vision.detector.errors import NoModelError
-from vision.detector.onnx_session import cpu_session
+from vision.detector.onnx_session import SharedModels, cpu_session
 from vision.games.quarx.blobs import MIN_THICKNESS, Blob, card_blobs_at
 
 DEFAULT_SPHERE_MODEL = Path(__file__).resolve().parents[3] / "models" / "sphere_shapes.onnx"
@@ -38,7 +35,7 @@ class SphereModel:
     """A loaded classifier; probabilities() is safe to call from several threads at once."""
 
     def __init__(self, path: str | Path | None = None, threads: int | None = None):
-        self.path = Path(path) if path else Path(os.environ.get("TABLESIGHT_SPHERE_MODEL", DEFAULT_SPHERE_MODEL))
+        self.path = _shared.path(path)
         self.session = cpu_session(self.path, f"no sphere model installed: {self.path} not found "
                                    "(train one with `python -m vision.training.sphere_classifier`)", threads)
         self.input_name = self.session.get_inputs()[0].name
@@ -51,20 +48,13 @@ class SphereModel:
         return softmax(logits)
 
 
-_cache: dict[str, SphereModel] = {}
-_lock = threading.Lock()
+_shared = SharedModels(SphereModel, "TABLESIGHT_SPHERE_MODEL", DEFAULT_SPHERE_MODEL)
 
 
 def load_sphere_model(path: str | Path | None = None) -> SphereModel | None:
-    """The shared classifier for a path, or None when no model file is installed."""
-    key = str(path or os.environ.get("TABLESIGHT_SPHERE_MODEL", DEFAULT_SPHERE_MODEL))
-    with _lock:
-        if key not in _cache:
-            try:
-                _cache[key] = SphereModel(path)
-            except NoModelError:
-                return None
-        return _cache[key]
+    """The shared classifier for a path (else $TABLESIGHT_SPHERE_MODEL, else the shipped file),
+    or None when no model file is installed."""
+    return _shared.get(path)
 
 
 # A blob along the card's rim this many times longer than wide is the table or an uneven light
