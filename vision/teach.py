@@ -116,7 +116,7 @@ def read_folder(folder: Path) -> list[Photo]:
 
 
 @dataclass
-class _Seen:
+class Seen:
     """One photo as the reader sees it: detections with features, pips and colours, matched to labels."""
 
     boxes: list[tuple[float, float, float, float]]
@@ -167,7 +167,7 @@ def _dihedral(crop: np.ndarray) -> list[np.ndarray]:
     return [np.ascontiguousarray(c) for c in out]
 
 
-def _see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.Generator) -> _Seen:
+def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.Generator) -> Seen:
     frame = photo.frame
     dets = detect_sliced(detector, frame, conf=LOW_CONF, classes=set(DIE_CLASSES))
     boxes = [d.box for d in dets]
@@ -191,11 +191,11 @@ def _see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.
             crops += _dihedral(square_crop(frame, boxes[i]))[:4]
             ys += [0] * 4
     tl, tx = model.outputs(crops)
-    return _Seen(boxes, np.array([d.score for d in dets], np.float32), logits, feats, pips, colours, match,
+    return Seen(boxes, np.array([d.score for d in dets], np.float32), logits, feats, pips, colours, match,
                  photo.dice, tx, np.array(ys, np.int64), tl)
 
 
-def base_head(seen: list[_Seen]) -> tuple[np.ndarray, np.ndarray]:
+def base_head(seen: list[Seen]) -> tuple[np.ndarray, np.ndarray]:
     """The shipped last layer, recovered exactly from features and logits (least squares)."""
     f = np.concatenate([s.features for s in seen] + [s.train_x for s in seen])
     lg = np.concatenate([s.logits for s in seen] + [s.train_logits for s in seen])
@@ -242,7 +242,7 @@ class Score:
                 "colour_right": round(self.colour_right / self.colour_n, 4) if self.colour_n else None}
 
 
-def _read_seen(s: _Seen, probs: np.ndarray, conf: float, rule: ValueRule, prof: DiceProfile,
+def read_seen(s: Seen, probs: np.ndarray, conf: float, rule: ValueRule, prof: DiceProfile,
                score: Score) -> None:
     """Score one photo as the reader would read it with these probabilities, threshold, value
     rule, colour names and colour gate."""
@@ -264,7 +264,7 @@ def _read_seen(s: _Seen, probs: np.ndarray, conf: float, rule: ValueRule, prof: 
             score.colour_right += prof.colour_name(s.colours[i]) == s.labels[j].colour
 
 
-def _colour_table(seen: list[_Seen]) -> dict[str, list[float]]:
+def _colour_table(seen: list[Seen]) -> dict[str, list[float]]:
     """Median Lab colour of each colour word, over the dice the detector found."""
     by: dict[str, list[np.ndarray]] = {}
     for s in seen:
@@ -285,7 +285,7 @@ def teach(photos: list[Photo], detector: Detector, model: DieValueModel, progres
     seen = []
     for k, ph in enumerate(photos):
         say(0.6 * k / len(photos), f"reading photo {k + 1}/{len(photos)}: {ph.name}")
-        seen.append(_see(ph, detector, model, rng))
+        seen.append(see(ph, detector, model, rng))
     return learn(seen, model.digest, say, t0)
 
 
@@ -303,14 +303,14 @@ class Choice:
         return (self.conf, self.rule.pip_check, self.rule.sure, not self.gate, not self.taught_head)
 
 
-def covers_values(seen: list[_Seen]) -> bool:
+def covers_values(seen: list[Seen]) -> bool:
     """True when every value 1..6 shows on at least MIN_PER_VALUE labelled dice: a layer fitted
     without a value leaves that value's answers too unsure (it cannot be checked either)."""
     counts = np.bincount([d.value for s in seen for d in s.labels], minlength=7)
     return bool((counts[1:] >= MIN_PER_VALUE).all())
 
 
-def learn(seen: list[_Seen], digest: str, say: Progress, t0: float) -> DiceProfile:
+def learn(seen: list[Seen], digest: str, say: Progress, t0: float) -> DiceProfile:
     """The profile from photos as the reader saw them: each choice scored photo by photo on a
     layer fitted without that photo, kept only when it reads them better ("never worse")."""
     w0, b0 = base_head(seen)
@@ -326,11 +326,11 @@ def learn(seen: list[_Seen], digest: str, say: Progress, t0: float) -> DiceProfi
         cols = _colour_table(rest)
         fold = DiceProfile(digest, fit_head(np.concatenate([o.train_x for o in rest]),
                                             np.concatenate([o.train_y for o in rest]), w0, b0), cols)
-        _read_seen(s, softmax(s.logits), DEFAULT_CONF, SHIPPED_RULE, shipped, before)
+        read_seen(s, softmax(s.logits), DEFAULT_CONF, SHIPPED_RULE, shipped, before)
         probs = {False: softmax(s.logits), True: softmax(fold.logits(s.features, s.logits))}
         for ch, score in after.items():
             prof = DiceProfile(digest, None, cols, colour_gate=ch.gate)
-            _read_seen(s, probs[ch.taught_head], ch.conf, ch.rule, prof, score)
+            read_seen(s, probs[ch.taught_head], ch.conf, ch.rule, prof, score)
     # Never worse: only a choice that reads no fewer held-out dice right and no more wrong, and
     # one of them better; among those the most right, a wrong answer costing WRONG_COST right
     # ones; ties go to the cautious end.

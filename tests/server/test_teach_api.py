@@ -198,7 +198,7 @@ def _taught(model_sha: str, kept: str, colours: bool) -> DiceProfile:
     head = (np.zeros((7, 64), np.float32), np.array([-5, 5, 0, 0, 0, 0, 0], np.float32))
     report = {"photos": 3, "dice": 9, "kept": kept, "colours_kept": colours,
               "held_out_before": {"dice": 9, "right": 5, "wrong": 1}, "held_out_after": {"dice": 9, "right": 8, "wrong": 0},
-              "message": "stand-in"}
+              "message": "stand-in", "layer": "taught", "conf": 0.15, "rule": {"pip_check": False, "sure": 0.8}}
     return DiceProfile(model_sha, head if kept == "taught" else None, {"mustard": [70.0, 5.0, 60.0]} if colours else {},
                        0.15 if kept == "taught" else None, report)
 
@@ -218,6 +218,7 @@ def test_a_taught_profile_is_saved_owner_only_and_used_by_the_reader_now_and_aft
         learn = client.get("/api/teach").json()["learn"]
         assert learn["result"]["kept"] == "taught" and learn["result"]["activated"]
         assert learn["result"]["summary"] == "held out photo by photo: 5 of 9 right before, 8 of 9 after; 1 wrong before, 0 after"
+        assert "the classifier alone when it is at least 80% sure" in learn["result"]["message"]
         active = app.state.profiles.get()
         assert active is not None and active.conf == 0.15
         upload(client, DICE_PHOTOS[2])

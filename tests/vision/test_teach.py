@@ -8,7 +8,7 @@ import pytest
 
 from vision.detector.profile import DiceProfile, ProfileError, lab, load_profile
 from vision.detector.value_rule import SHIPPED_RULE, ValueRule
-from vision.teach import TaughtDie, TeachError, _Seen, fit_head, learn, parse_label_line, read_folder
+from vision.teach import TaughtDie, TeachError, Seen, fit_head, learn, parse_label_line, read_folder
 
 
 def test_label_line_in_pixels_with_an_optional_colour():
@@ -97,7 +97,7 @@ def test_the_colour_gate_drops_boxes_of_no_taught_colour():
     assert DiceProfile("x", None, gated.colours).admits(np.array([120, 160, 110], np.float32))
 
 
-def _seen_photo(values: list[int], said: list[int], p: float, rng) -> _Seen:
+def _seen_photo(values: list[int], said: list[int], p: float, rng) -> Seen:
     """A photo as the reader saw it: one detection per labelled die (value `values[i]`), the
     classifier saying `said[i]` with probability p, the pip counter always one off."""
     n = len(values)
@@ -107,7 +107,7 @@ def _seen_photo(values: list[int], said: list[int], p: float, rng) -> _Seen:
     logits = np.log(probs)
     feats = rng.normal(0, 1, (n, 64)).astype(np.float32)
     labels = [TaughtDie(b, v, None) for b, v in zip(boxes, values)]
-    return _Seen(boxes, np.full(n, 0.9, np.float32), logits, feats, [v % 6 + 1 for v in values], [None] * n,
+    return Seen(boxes, np.full(n, 0.9, np.float32), logits, feats, [v % 6 + 1 for v in values], [None] * n,
                  list(range(n)), labels, np.repeat(feats, 4, 0), np.repeat(np.array(values), 4), np.repeat(logits, 4, 0))
 
 
