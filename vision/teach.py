@@ -6,20 +6,23 @@ the box may enclose the top face or just its pips; the colour word is optional).
 
 What is learned (in seconds, on the CPU, with no torch):
 - the value classifier's last layer, refitted on the features of the user's die crops (turned,
-  mirrored, re-framed) and of what the detector found that is not a die, kept close to the
-  shipped layer;
+  mirrored, re-framed) and of what the detector found away from every die, kept close to the
+  shipped layer; only when every value shows on at least MIN_PER_VALUE dice (a value the photos
+  never show would be left too unsure, and no held-out photo could tell);
 - the measured colour of every colour word the user gave;
-- the detection threshold that reads most of the user's dice right.
-Each is measured photo by photo on photos it was not fitted on (leave one photo out), before
-and after; the taught layer is kept only when it reads more dice right and no more wrong
-("never worse"), otherwise the profile keeps the shipped reader and says so.
+- the detection threshold, the value rule (pip check, or the classifier alone at a certainty)
+  and, when every die has a colour word, the colour gate (boxes of no taught colour are dropped).
+Every combination is measured photo by photo on photos it was not fitted on (leave one photo
+out), against the shipped reader; one is kept only when it reads more dice right and no more
+wrong, or as many right and fewer wrong ("never worse"); otherwise the profile keeps the shipped
+reader and says so.
 """
 from __future__ import annotations
 
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
