@@ -26,7 +26,7 @@ from vision.detector.die_values import DEFAULT_VALUE_MODEL, DieValueModel, load_
 from vision.detector.errors import NoModelError
 from vision.detector.model import Detector, load_detector
 from vision.detector.profile import DiceProfile
-from vision.teach import COLOUR_WORD, DEFAULT_CONF, Photo, TaughtDie, TeachError, teach
+from vision.teach import COLOUR_WORD, Photo, TaughtDie, TeachError, learned_words, teach
 
 log = logging.getLogger("tablesight")
 
@@ -128,22 +128,6 @@ def summary(report: dict) -> str:
     n = a.get("dice", b.get("dice", 0))
     return (f"held out photo by photo: {b.get('right', 0)} of {n} right before, {a.get('right', 0)} of {n} after; "
             f"{b.get('wrong', 0)} wrong before, {a.get('wrong', 0)} after")
-
-
-def learned_words(report: dict) -> str:
-    """What a kept profile changed, in words."""
-    parts = []
-    if report.get("layer") == "taught":
-        parts.append("the value layer refitted on your dice")
-    rule = report.get("rule") or {}
-    if rule.get("pip_check") is False:
-        parts.append(f"a value is read by the classifier alone when it is at least {round(rule['sure'] * 100)}% sure "
-                     "(the pip counter misread your dice)")
-    if report.get("colour_gate"):
-        parts.append("boxes of none of your dice's colours are ignored")
-    if report.get("conf") is not None and report.get("conf") != DEFAULT_CONF:
-        parts.append(f"dice found down to a detector score of {report['conf']}")
-    return "; ".join(parts)
 
 
 class TeachingSession:

@@ -116,7 +116,7 @@ def _teach(args: argparse.Namespace) -> int:
 
     from vision.detector.die_values import load_value_model
     from vision.detector.errors import BadImageError
-    from vision.teach import TeachError, read_folder, teach
+    from vision.teach import TeachError, learned_words, read_folder, teach
 
     det = _detector("teach", args.model)
     if det is None:
@@ -140,6 +140,8 @@ def _teach(args: argparse.Namespace) -> int:
         print(f"{r['message']}\nheld out photo by photo ({r['photos']} photos, {r['dice']} dice, {r['seconds']} s): "
               f"right {b['recall']:.1%} -> {a['recall']:.1%}, wrong {b['wrong']} -> {a['wrong']}"
               + (f", colour {b['colour_right']:.1%} -> {a['colour_right']:.1%}" if a["colour_right"] is not None else "")
+              + (f"\nwhat changed: {learned_words(r)}" if r["kept"] == "taught" and learned_words(r) else "")
+              + (f"\nnote: {r['layer_note']}" if r.get("layer_note") else "")
               + f"\nprofile written to {args.out}")
     return 0
 

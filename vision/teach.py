@@ -364,3 +364,19 @@ def learn(seen: list[Seen], digest: str, say: Progress, t0: float) -> DiceProfil
                          f"on held-out photos against {b.right} and {b.wrong} before")
     say(1.0, report["message"])
     return DiceProfile(digest, head, colours, ch.conf if improved else None, report, ch.rule, ch.gate and bool(colours))
+
+
+def learned_words(report: dict) -> str:
+    """What a kept profile changes in the reader, in words ("" when nothing)."""
+    parts = []
+    if report.get("layer") == "taught":
+        parts.append("the value layer refitted on your dice")
+    rule = report.get("rule") or {}
+    if rule.get("pip_check") is False:
+        parts.append(f"a value is read by the classifier alone when it is at least {round(rule['sure'] * 100)}% sure "
+                     "(the pip counter misread your dice)")
+    if report.get("colour_gate"):
+        parts.append("boxes of none of your dice's colours are ignored")
+    if report.get("kept") == "taught" and report.get("conf") not in (None, DEFAULT_CONF):
+        parts.append(f"dice found down to a detector score of {report['conf']}")
+    return "; ".join(parts)

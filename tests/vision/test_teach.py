@@ -8,7 +8,7 @@ import pytest
 
 from vision.detector.profile import DiceProfile, ProfileError, lab, load_profile
 from vision.detector.value_rule import SHIPPED_RULE, ValueRule
-from vision.teach import TaughtDie, TeachError, Seen, fit_head, learn, parse_label_line, read_folder
+from vision.teach import TaughtDie, TeachError, Seen, fit_head, learn, learned_words, parse_label_line, read_folder
 
 
 def test_label_line_in_pixels_with_an_optional_colour():
@@ -119,6 +119,7 @@ def test_learning_drops_a_pip_check_that_vetoes_right_answers():
     assert prof.rule.pip_check is False and prof.rule.sure <= 0.75
     assert prof.report["held_out_before"]["right"] == 0 and prof.report["held_out_after"]["right"] == 72
     assert prof.head is None and "every value 1-6" in prof.report["layer_note"]  # values 4-6 never shown
+    assert "classifier alone when it is at least" in learned_words(prof.report)
 
 
 def test_learning_keeps_the_shipped_reader_when_answering_alone_would_be_wrong():
