@@ -8,7 +8,6 @@ blob is called with confidence: otherwise None, never a guess.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -32,13 +31,6 @@ SURE, NOT_SPHERE, UNSURE_MAX = 0.9, 0.4, 0.5
 NOTCHED_UNSURE_MAX = 0.2
 
 
-# A shape is what it is mirrored or turned; averaging the classifier over these views made it sure
-# of more cards on the validation cards (footage look 115/120 right, was 114; randomised 31/240,
-# was 29; 0 wrong either way) for about a fifth more CPU per card.
-VIEWS: tuple[Callable[[np.ndarray], np.ndarray], ...] = (
-    lambda c: c, lambda c: c[:, ::-1], lambda c: c[::-1], np.rot90)
-
-
 class SphereModel:
     """A loaded classifier; probabilities() is safe to call from several threads at once."""
 
@@ -49,13 +41,11 @@ class SphereModel:
         self.input_name = self.session.get_inputs()[0].name
 
     def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
-        """N x 3 probabilities (sphere, not a sphere, unsure) for N BGR crops, each the mean over
-        the crop and its VIEWS."""
+        """N x 3 probabilities (sphere, not a sphere, unsure) for N BGR crops."""
         if not crops:
             return np.zeros((0, 3), np.float32)
-        views = [np.ascontiguousarray(view(c)) for view in VIEWS for c in crops]
-        probs = softmax(self.session.run(None, {self.input_name: crops_blob(views)})[0])
-        return probs.reshape(len(VIEWS), len(crops), 3).mean(0)
+        logits = self.session.run(None, {self.input_name: crops_blob(crops)})[0]
+        return softmax(logits)
 
 
 _shared = SharedModels(SphereModel, "TABLESIGHT_SPHERE_MODEL", DEFAULT_SPHERE_MODEL)
