@@ -157,7 +157,9 @@ def _touches_die(box, labels: list[TaughtDie]) -> bool:
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     for lb in labels:
         lx, ly = (lb.box[0] + lb.box[2]) / 2, (lb.box[1] + lb.box[3]) / 2
-        if (box[0] <= lx <= box[2] and box[1] <= ly <= box[3]) or (lb.box[0] <= cx <= lb.box[2] and lb.box[1] <= cy <= lb.box[3]):
+        holds_die = box[0] <= lx <= box[2] and box[1] <= ly <= box[3]
+        on_die = lb.box[0] <= cx <= lb.box[2] and lb.box[1] <= cy <= lb.box[3]
+        if holds_die or on_die:
             return True
     return False
 
