@@ -355,7 +355,7 @@ def learn(seen: list[Seen], digest: str, say: Progress, t0: float) -> DiceProfil
               "held_out_before": b.as_dict(), "held_out_after": a.as_dict(),
               "kept": "taught" if improved else "shipped", "colours_kept": bool(colours),
               "conf": ch.conf, "rule": ch.rule.to_json(), "colour_gate": ch.gate and bool(colours),
-              "layer": "taught" if ch.taught_head else "shipped",
+              "layer": "taught" if ch.taught_head else "shipped", "colour_names": sorted(colours),
               "seconds": round(time.perf_counter() - t0, 1)}
     if not covers_values(seen):
         report["layer_note"] = (f"the value layer was not refitted: show every value 1-6 on at least "
@@ -378,7 +378,8 @@ def learned_words(report: dict) -> str:
         parts.append(f"a value is read by the classifier alone when it is at least {round(rule['sure'] * 100)}% sure "
                      "(the pip counter misread your dice)")
     if report.get("colour_gate"):
-        parts.append("boxes of none of your dice's colours are ignored")
+        names = ", ".join(report.get("colour_names") or [])
+        parts.append(f"boxes of none of your dice's colours ({names}) are ignored: teach every colour you play with")
     if report.get("kept") == "taught" and report.get("conf") not in (None, DEFAULT_CONF):
         parts.append(f"dice found down to a detector score of {report['conf']}")
     return "; ".join(parts)
