@@ -4,10 +4,11 @@ import numpy as np
 import pytest
 
 from vision.detector.dice import read_dice
-from vision.detector.value_rule import AGREE, SURE, ValueRule, decide
 from vision.detector.die_crop import CROP_SIZE, crops_blob, square_crop
 from vision.detector.model import Detection
+from vision.detector.profile import DiceProfile, lab
 from vision.detector.slicing import detect_sliced, merge, tiles
+from vision.detector.value_rule import AGREE, SURE, ValueRule, decide
 
 
 def _probs(value: int, p: float) -> np.ndarray:
@@ -114,3 +115,17 @@ def test_reader_drops_what_the_classifier_calls_no_die():
     assert len(got) == 1 and got[0].box == (100, 100, 140, 140)
     assert got[0].value in (5, None)  # a plain square has no pips to count: the 0.97 five stands alone
     assert got[0].to_json()["value"] == got[0].value
+
+
+def test_a_profile_with_a_colour_gate_drops_boxes_of_no_taught_colour():
+    frame = np.full((240, 320, 3), 30, np.uint8)
+    frame[100:140, 100:140] = (40, 200, 230)   # a mustard-yellow square: a taught colour
+    frame[100:140, 200:240] = (230, 230, 230)  # a white one: not taught
+    dets = [Detection("die_5", (100, 100, 140, 140), 0.8), Detection("die_5", (200, 100, 240, 140), 0.8)]
+    mustard = [float(v) for v in lab(np.array([40, 200, 230], np.float32))]
+    gated = DiceProfile("x", None, {"mustard": mustard}, colour_gate=True)
+    got = read_dice(frame, _Fixed(dets), value_model=_Values(), sliced=False, profile=gated)
+    assert [(r.box, r.color) for r in got] == [((100, 100, 140, 140), "mustard")]
+    ungated = read_dice(frame, _Fixed(dets), value_model=_Values(), sliced=False,
+                        profile=DiceProfile("x", None, {"mustard": mustard}))
+    assert len(ungated) == 2
