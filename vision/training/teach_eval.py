@@ -45,7 +45,7 @@ def _line(box, value: int, w: int, h: int, colour: str | None = None) -> str:
 
 def real_case(k: int, det, model, root: Path = real_dice.REAL_DICE_DIR, pick: str = "first") -> dict:
     """pick "first": the first k photos by name; "most": the k holding the most dice (a user
-    teaching rolls many dice at once; ties by name), so every value can show."""
+    teaching rolls many dice at once; ties by name)."""
     names = real_dice.split_names(root, "valid")
     if pick == "most":
         counts = {n: len(real_dice.read_labels(root, n, 1, 1)) for n in names}
