@@ -176,14 +176,18 @@ def _markers(args: argparse.Namespace) -> int:
 
 
 def _bench_frames(args: argparse.Namespace) -> int:
-    from server.evaluation.frame_bench import time_detector, time_game
+    from server.evaluation.frame_bench import server_detector, time_detector, time_game
 
-    rows = [time_game(game, n=args.frames, hold=args.hold) for game in ("quarx", "ubongo", "diceline")]
+    # The readers as the server runs them: with the detector when one is installed (Diceline's
+    # cells are then also read by the die reader, detector tiles and all).
+    loader = server_detector()
+    rows = [time_game(game, n=args.frames, hold=args.hold, detector_loader=loader)
+            for game in ("quarx", "ubongo", "diceline")]
     det = time_detector(args.frames)
     if det is not None:
         rows.append(det)
     print(f"CPU ms per frame; the reader runs until the table settles (share of frames read); "
-          f"core share at {args.fps:g} frames/s")
+          f"core share at {args.fps:g} frames/s; detector {'on' if loader else 'not installed'}")
     print(f"{'frame path':34} {'frame':>9} {'median':>7} {'p90':>7} {'mean':>7} {'read':>6} {'core':>6}")
     for r in rows:
         print(f"{r.game:34} {r.size[0]}x{r.size[1]:<5} {r.median_ms:7.1f} {r.p90_ms:7.1f} {r.mean_ms:7.1f} "
