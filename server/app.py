@@ -17,6 +17,7 @@ from rules.core import IllegalMove, MoveSyntaxError, RulesError
 from rules.registry import ENGINES
 from server.camera import CameraFeed
 from server.demo import DemoDriver
+from server.detection import detector_loader
 from server.watcher import TableWatcher
 from vision.calibration import Calibration
 from vision.games.readers import READERS
@@ -42,20 +43,6 @@ def _text(value: object) -> str | None:
 def _error(status: int, reason: str, rule: str | None = None, kind: str = "error") -> JSONResponse:
     """The documented error shape: {"detail": {"error", "reason", "rule"}}."""
     return JSONResponse({"detail": {"error": kind, "reason": _text(reason), "rule": _text(rule)}}, status_code=status)
-
-
-def _detector_loader(enabled: bool):
-    """The detector's loader, or None (with the reason logged) when it is off or not installed."""
-    if not enabled:
-        return None
-    from vision.detector import NoModelError, load_detector
-
-    try:
-        load_detector()
-    except NoModelError as exc:
-        log.warning("camera annotation off: %s", exc)
-        return None
-    return load_detector
 
 
 def _profile_slot(profile: DiceProfile | None, saved: Path) -> ProfileSlot:
@@ -108,7 +95,7 @@ def create_app(
     camera_feed = None
     if source is not None:
         # Readers that need no network (Quarx, Ubongo, Diceline read classically) work without a model.
-        app.state.watcher = TableWatcher(app.state.tables, _detector_loader(detector), READERS)
+        app.state.watcher = TableWatcher(app.state.tables, detector_loader() if detector else None, READERS)
         saved = store.get_meta(f"calibration:{source.spec.kind}:{source.spec.target}")
         if saved:
             app.state.watcher.calibration = Calibration.from_json(json.loads(saved))

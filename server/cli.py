@@ -176,11 +176,12 @@ def _markers(args: argparse.Namespace) -> int:
 
 
 def _bench_frames(args: argparse.Namespace) -> int:
-    from server.evaluation.frame_bench import server_detector, time_detector, time_game
+    from server.detection import detector_loader
+    from server.evaluation.frame_bench import time_detector, time_game
 
     # The readers as the server runs them: with the detector when one is installed (Diceline's
     # cells are then also read by the die reader, detector tiles and all).
-    loader = server_detector()
+    loader = detector_loader()
     rows = [time_game(game, n=args.frames, hold=args.hold, detector_loader=loader)
             for game in ("quarx", "ubongo", "diceline")]
     det = time_detector(args.frames)

@@ -88,16 +88,6 @@ def time_game(game: str, seed: int = 1, n: int = 40, detector_loader=None, hold:
     return _summary(game, times, (w, h), watcher.reads / max(1, len(frames)))
 
 
-def server_detector():
-    """The detector loader a server hands its readers: load_detector when a model is installed,
-    else None (then Diceline's die reader does not run, as on such a server)."""
-    try:
-        load_detector()
-    except NoModelError:
-        return None
-    return load_detector
-
-
 def time_detector(n: int = 40) -> FrameTiming | None:
     """The network's own pass on a 640x480 frame (what annotates an unwatched picture)."""
 
