@@ -293,8 +293,9 @@ class TeachingSession:
             self.slot.set(profile, ProfileOrigin.TAUGHT, self.profile_file)
         if taught:
             verdict = "Learned: your profile now reads every die on this server."
-            if learned_words(report):
-                verdict += f" What changed: {learned_words(report)}."
+            changed = learned_words(report)
+            if changed:
+                verdict += f" What changed: {changed}."
         elif useful:
             verdict = ("Kept the shipped reader for values (teaching did not read your held-out photos better); "
                        "your colours are learned.")

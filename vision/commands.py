@@ -137,10 +137,11 @@ def _teach(args: argparse.Namespace) -> int:
     else:
         r = prof.report
         b, a = r["held_out_before"], r["held_out_after"]
+        changed = learned_words(r)
         print(f"{r['message']}\nheld out photo by photo ({r['photos']} photos, {r['dice']} dice, {r['seconds']} s): "
               f"right {b['recall']:.1%} -> {a['recall']:.1%}, wrong {b['wrong']} -> {a['wrong']}"
               + (f", colour {b['colour_right']:.1%} -> {a['colour_right']:.1%}" if a["colour_right"] is not None else "")
-              + (f"\nwhat changed: {learned_words(r)}" if r["kept"] == "taught" and learned_words(r) else "")
+              + (f"\nwhat changed: {changed}" if changed else "")
               + (f"\nnote: {r['layer_note']}" if r.get("layer_note") else "")
               + f"\nprofile written to {args.out}")
     return 0

@@ -331,11 +331,11 @@ def learn(seen: list[Seen], digest: str, say: Progress, t0: float) -> DiceProfil
         cols = _colour_table(rest)
         fold = DiceProfile(digest, fit_head(np.concatenate([o.train_x for o in rest]),
                                             np.concatenate([o.train_y for o in rest]), w0, b0), cols)
-        read_seen(s, softmax(s.logits), DEFAULT_CONF, SHIPPED_RULE, shipped, before)
         probs = {False: softmax(s.logits), True: softmax(fold.logits(s.features, s.logits))}
+        read_seen(s, probs[False], DEFAULT_CONF, SHIPPED_RULE, shipped, before)
+        reading = {g: DiceProfile(digest, None, cols, colour_gate=g) for g in gates}
         for ch, score in after.items():
-            prof = DiceProfile(digest, None, cols, colour_gate=ch.gate)
-            read_seen(s, probs[ch.taught_head], ch.conf, ch.rule, prof, score)
+            read_seen(s, probs[ch.taught_head], ch.conf, ch.rule, reading[ch.gate], score)
     # Never worse: only a choice that reads no fewer held-out dice right and no more wrong, and
     # one of them better; among those the most right, a wrong answer costing WRONG_COST right
     # ones; ties go to the cautious end.
@@ -347,6 +347,7 @@ def learn(seen: list[Seen], digest: str, say: Progress, t0: float) -> DiceProfil
     a = after[best] if improved else after[Choice()]
     colours = _colour_table(seen) if a.colour_right >= b.colour_right else {}
     ch = best or Choice()
+    gate = ch.gate and bool(colours)
     head = None
     if ch.taught_head:
         say(0.97, "fitting on all photos")
@@ -354,7 +355,7 @@ def learn(seen: list[Seen], digest: str, say: Progress, t0: float) -> DiceProfil
     report = {"photos": len(seen), "dice": sum(len(s.labels) for s in seen),
               "held_out_before": b.as_dict(), "held_out_after": a.as_dict(),
               "kept": "taught" if improved else "shipped", "colours_kept": bool(colours),
-              "conf": ch.conf, "rule": ch.rule.to_json(), "colour_gate": ch.gate and bool(colours),
+              "conf": ch.conf, "rule": ch.rule.to_json(), "colour_gate": gate,
               "layer": "taught" if ch.taught_head else "shipped", "colour_names": sorted(colours),
               "seconds": round(time.perf_counter() - t0, 1)}
     if not covers_values(seen):
@@ -365,7 +366,7 @@ def learn(seen: list[Seen], digest: str, say: Progress, t0: float) -> DiceProfil
                          f"kept the shipped reader: teaching read {a.right}/{a.labels} right, {a.wrong} wrong "
                          f"on held-out photos against {b.right} and {b.wrong} before")
     say(1.0, report["message"])
-    return DiceProfile(digest, head, colours, ch.conf if improved else None, report, ch.rule, ch.gate and bool(colours))
+    return DiceProfile(digest, head, colours, ch.conf if improved else None, report, ch.rule, gate)
 
 
 def learned_words(report: dict) -> str:
@@ -380,6 +381,6 @@ def learned_words(report: dict) -> str:
     if report.get("colour_gate"):
         names = ", ".join(report.get("colour_names") or [])
         parts.append(f"boxes of none of your dice's colours ({names}) are ignored: teach every colour you play with")
-    if report.get("kept") == "taught" and report.get("conf") not in (None, DEFAULT_CONF):
+    if report.get("conf") not in (None, DEFAULT_CONF):
         parts.append(f"dice found down to a detector score of {report['conf']}")
     return "; ".join(parts)
