@@ -242,8 +242,8 @@ def count_card(card: np.ndarray) -> int | None:
     By the learned look at each shape (vision.games.quarx.sphere_model) where its model is
     installed, else by the outlines (vision.games.quarx.spheres). Not both: on fresh randomised
     cards the outline counter, tuned on our footage, was wrong on 26 of 240 and the learned one
-    on none (on the hold-out style: 18 of 183 against none); on our footage's look the learned one read 114 of 120 right and
-    the outlines 98, neither wrong (models/MODEL_CARD.md). Agreeing or not, adding the outline
+    on none (on the hold-out style: 18 of 183 against none); on our footage's look the learned
+    one read 114 of 120 right and the outlines 98, neither wrong (models/MODEL_CARD.md). Agreeing or not, adding the outline
     count where the learned one is unsure brought its wrong counts back."""
     model = load_sphere_model()
     return count_spheres_on_card(card) if model is None else count_by_shape(card, model)
