@@ -6,7 +6,10 @@ footage_diceline.py). The person at the table does only what no camera can see: 
 leaves the table as it was ('done', 'stop', a die returned to the pool, a layout tile drawn)
 is typed when the camera cannot infer it from the next move; an 'ask' gets one click.
 
-    python -m server.evaluation.handsfree_diceline [seeds] [board-seeds]
+    python -m server.evaluation.handsfree_diceline [seeds] [board-seeds] [--die-reader]
+
+--die-reader: with the die models installed, as a server that has them reads (the die value
+classifier shown each die cell, merged with the cell reader); else the cell reader alone.
 """
 from __future__ import annotations
 
@@ -16,10 +19,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from server.detection import detector_loader
 from server.evaluation.scripted import click_true_candidate, off_script
 from server.service import TableService
 from server.store import EventStore
 from server.watcher import TableWatcher
+from vision.detector.die_values import load_value_model
 from vision.games.diceline.accuracy import board_accuracy
 from vision.games.diceline.reader import read_diceline
 from vision.games.readers import READERS
@@ -55,8 +60,12 @@ def _inferable(script: DicelineScript, i: int) -> bool:
 
 
 def run_diceline(seed: int, max_moves: int | None = None, required: int = 3, tilt: float = 35.0,
-                 players: list[str] | None = None) -> DicelineRun:
-    """Play one scripted round in front of the camera (no detector: the classical reader)."""
+                 players: list[str] | None = None, die_reader: bool = False) -> DicelineRun:
+    """Play one scripted round in front of the camera: the classical reader, or with `die_reader`
+    the server's die models too (ValueError when none are installed)."""
+    detector = detector_loader() if die_reader else (lambda: None)
+    if detector is None:
+        raise ValueError("--die-reader: no die models installed")
     t0 = time.perf_counter()
     script = diceline_script(seed, players=players, max_moves=max_moves)
     run = DicelineRun(seed, list(script.moves), sum(script.visible))
@@ -66,7 +75,7 @@ def run_diceline(seed: int, max_moves: int | None = None, required: int = 3, til
         tid = svc.create("diceline", script.players, seed=seed)
         for text in script.setup:
             svc.play(tid, text, source="page")
-        watcher = TableWatcher(svc, lambda: None, READERS, required=required)
+        watcher = TableWatcher(svc, detector, READERS, required=required)
         watcher.watch(tid)
         base = len(script.setup)
         frames = render_footage(script, seed, tilt)
@@ -143,29 +152,34 @@ def summary(runs: list[DicelineRun]) -> dict:
     }
 
 
-def reader_ms(seed: int = 0, frames: int = 30, tilt: float = 35.0) -> float:
+def reader_ms(seed: int = 0, frames: int = 30, tilt: float = 35.0, die_reader: bool = False) -> float:
     """Median milliseconds of the Diceline reader alone on footage frames (no hands in them)."""
     script = diceline_script(seed)
+    values = load_value_model() if die_reader else None
     times = []
     for frame, _ in zip(render_footage(script, seed, tilt), range(frames)):
         t = time.perf_counter()
-        read_diceline(frame, None, players=script.players)
+        read_diceline(frame, values, players=script.players)
         times.append(1000 * (time.perf_counter() - t))
     return float(sorted(times)[len(times) // 2])
 
 
 def main(argv: list[str]) -> None:
+    die_reader = "--die-reader" in argv
+    argv = [a for a in argv if a != "--die-reader"]
     seeds = int(argv[0]) if argv else 5
     boards = int(argv[1]) if len(argv) > 1 else 10
     tilts = (0.0, 15.0, 30.0, 45.0)
-    runs = [run_diceline(s, tilt=tilts[s % len(tilts)]) for s in range(seeds)]
+    print("the cell reader and the die reader" if die_reader else "the cell reader alone")
+    runs = [run_diceline(s, tilt=tilts[s % len(tilts)], die_reader=die_reader) for s in range(seeds)]
     for r in runs:
         print(f"seed {r.seed} (tilt {tilts[r.seed % len(tilts)]:.0f}): {len(r.moves)} moves, {r.visible} visible; camera {len(r.camera)}, clicked "
               f"{len(r.clicked)} in {r.clicks} clicks {r.clicked}, typed {len(r.typed)} unseen + {len(r.late)} missed {r.late}, wrong {r.wrong}, "
               f"exact {r.exact}")
     print(summary(runs))
-    print(f"reader alone: median {reader_ms():.0f} ms per 1280x720 frame")
-    for tilt, score in (board_accuracy(range(boards)) if boards else {}).items():
+    print(f"reader alone: median {reader_ms(die_reader=die_reader):.0f} ms per 1280x720 frame")
+    values = load_value_model() if die_reader else None
+    for tilt, score in (board_accuracy(range(boards), values=values) if boards else {}).items():
         print(f"tilt {tilt:>4}: cells {score.cells_right}/{score.cells} = {score.cell_rate:.2%}, "
               f"dice {score.dice_right}/{score.dice} = {score.dice_rate:.2%}; dice misread {score.misread}, left unread "
               f"{score.missed}; tiles wrong {score.cells - score.cells_right - score.misread - score.missed}")

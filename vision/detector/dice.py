@@ -67,7 +67,20 @@ def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float =
                              else det.detect(frame, conf=conf, classes=classes))
     # Only the "reader" source reads values with the classifier; the others never pay for it.
     model = (value_model or load_value_model()) if value_source == "reader" else None
-    probs = (model.probabilities([square_crop(frame, d.box) for d in dets], profile) if model is not None
+    return read_boxes(frame, dets, model, value_source, profile)
+
+
+def read_boxes(frame: np.ndarray, dets: list[Detection], model: DieValueModel | None,
+               value_source: ValueSource = "reader", profile: DiceProfile | None = None,
+               crops: list[np.ndarray] | None = None) -> list[DieReading]:
+    """The dice in `dets` (boxes on a die's top face, from the detector or from where a game's
+    mat says a die lies), read as read_dice() reads them; left to right. With `model`, a box the
+    classifier calls "no die" is dropped; without one the value comes from the pip counter and
+    the box's class (see read_dice's value_source). crops: the classifier's crops, one per box,
+    when the caller has better ones than square_crop's (a top face warped upright)."""
+    if model is not None and crops is None:
+        crops = [square_crop(frame, d.box) for d in dets]
+    probs = (model.probabilities(crops, profile) if model is not None
              else np.zeros((len(dets), 7), np.float32))
     gains = white_balance_gains(frame)
     out = []

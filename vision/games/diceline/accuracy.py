@@ -8,6 +8,7 @@ import numpy as np
 
 from rules.diceline.board import LETTER
 from rules.diceline.components import LAYOUT_PATTERNS
+from vision.detector.die_values import DieValueModel
 from vision.games.diceline.reader import read_cells
 from vision.games.diceline.spec import mat_layout
 from vision.synth.diceline_render import camera, render_view
@@ -95,14 +96,15 @@ def truth_cells(view: dict) -> tuple[dict[str, tuple | None], dict[str, str | in
     return dice, tiles
 
 
-def score_board(seed: int, tilt: float, noise: bool = True) -> BoardScore:
-    """Render one random board at `tilt` degrees (light, blur and noise when `noise`) and score the reading."""
+def score_board(seed: int, tilt: float, noise: bool = True, values: DieValueModel | None = None) -> BoardScore:
+    """Render one random board at `tilt` degrees (light, blur and noise when `noise`) and score the
+    reading (with the die value classifier `values` too, as read_cells takes it)."""
     rng = np.random.default_rng([seed, int(tilt)])
     view = random_contents(rng)
     img = render_view(view, SEATS, camera(tilt, rng), rng)
     if noise:
         img = camera_effects(img, rng)
-    read = read_cells(img)
+    read = read_cells(img, values=values)
     dice, tiles = truth_cells(view)
     out = BoardScore()
     for name, want in dice.items():
@@ -146,12 +148,13 @@ def _light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(img.astype(np.float32) * cast * gain * ramp[..., None], 0, 255).astype(np.uint8)
 
 
-def board_accuracy(seeds: range | list[int], tilts: tuple[float, ...] = (0, 30, 45), noise: bool = True) -> dict[float, BoardScore]:
+def board_accuracy(seeds: range | list[int], tilts: tuple[float, ...] = (0, 30, 45), noise: bool = True,
+                   values: DieValueModel | None = None) -> dict[float, BoardScore]:
     """Scores per tilt over the seeds."""
     out = {}
     for tilt in tilts:
         total = BoardScore()
         for seed in seeds:
-            total.add(score_board(seed, tilt, noise))
+            total.add(score_board(seed, tilt, noise, values))
         out[tilt] = total
     return out

@@ -41,6 +41,8 @@ class DieRead:
     value: int | None = None
     confidence: float = 1.0
     seen: bool = False  # something die-like was there but could not be read
+    # Where the top face's centre was found, in mm off the cell's centre (x, y on the mat); None: not found.
+    offset: tuple[float, float] | None = None
 
 
 def normalise(window: np.ndarray, paper: np.ndarray | None = None) -> np.ndarray:
@@ -102,6 +104,7 @@ def read_die(window: np.ndarray, toward_camera: np.ndarray, paper: np.ndarray | 
     if best < 0.6:
         return DieRead(False)
     cx, cy, angle = where
+    offset = ((cx - c) / PPM, (cy - c) / PPM)
     face = _upright(n, cx, cy, angle, int(round(1.12 * side)))
     colour = _colour(face)
     value, conf = _pips(face)
@@ -112,8 +115,8 @@ def read_die(window: np.ndarray, toward_camera: np.ndarray, paper: np.ndarray | 
     if colour is None or value is None:
         # Something die-like that cannot be read (often a neighbour's side face at a steep angle):
         # say nothing rather than something wrong; the TableView's None matches anything.
-        return DieRead(False, colour, value, 0.0, seen=True)
-    return DieRead(True, colour, value, min(conf, best))
+        return DieRead(False, colour, value, 0.0, seen=True, offset=offset)
+    return DieRead(True, colour, value, min(conf, best), offset=offset)
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:

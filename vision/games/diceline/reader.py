@@ -10,21 +10,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from rules.diceline.actions import spaces_for
 from rules.diceline.board import LETTER
 from rules.diceline.components import DICE_BY_PLAYERS
 from vision.calibration import Calibration
-from vision.detector.dice import read_dice
+from vision.detector.die_crop import CROP_MARGIN, CROP_SIZE
+from vision.detector.die_values import DieValueModel, load_value_model
 from vision.detector.profile import DiceProfile
 from vision.games.diceline.cells import PPM, WINDOW, DieRead, read_die, read_layout, read_tile
-from vision.games.diceline.dice_on_mat import merge
+from vision.games.diceline.dice_on_mat import merge, read_at_cells
 from vision.games.diceline.geometry import mat_pose, paper_model
 from vision.detector.model import Detection
 from vision.games.diceline.spec import DIE, LAYOUT_PITCH, PAPER_SPOTS, TILE_PITCH, mat_layout
 from vision.pipeline import ReadContext, Reading, Settling
 
+# Where a die the cell reader did not find may lie in its cell (mm off the centre): a hand
+# leaves a die up to SLACK off, and the classifier's crops tolerate about a quarter of a face.
+SEARCH = [(dx, dy) for dy in (-4.0, 0.0, 4.0) for dx in (-4.0, 0.0, 4.0)]
 DEFAULT_PLAYERS = ("pink", "yellow", "orange")  # seat names when the caller gives none (the board colours)
 
 
@@ -40,32 +45,40 @@ class MatReading:
     boxes: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
 
 
-def read_cells(frame: np.ndarray, calibration: Calibration | None = None, seats: int = 4, detector=None,
-               profile: DiceProfile | None = None) -> MatReading:
+def read_cells(frame: np.ndarray, calibration: Calibration | None = None, seats: int = 4,
+               values: DieValueModel | None = None, profile: DiceProfile | None = None) -> MatReading:
     """Read the die and tile cells in play with `seats` players; ValueError when the mat is not found.
 
-    With a detector, the one die reader (vision.detector.read_dice, with the taught `profile`)
-    reads the dice too and is merged in per cell (vision.games.diceline.dice_on_mat): it adds
-    dice the cell reader cannot see and makes a die the two read differently unsure."""
+    With the die value classifier `values`, the one die reader (vision.detector.read_boxes, with
+    the taught `profile`) reads each die cell's top face too and is merged in per cell
+    (vision.games.diceline.dice_on_mat): it adds dice the cell reader cannot see and makes a die
+    the two read differently unsure."""
     pose = mat_pose(frame, calibration)
     paper = paper_model(frame, pose, PAPER_SPOTS)
-    layout = mat_layout().for_players(seats)
+    layout = mat_layout()
+    cells = layout.for_players(seats)
     out = MatReading()
-    for cell in layout.die_cells():
+    faces = []
+    for cell in cells.die_cells():
         window = pose.warp(frame, pose.tops, cell.x, cell.y, WINDOW, PPM)
         toward = pose.camera_foot - np.array([cell.x, cell.y])
-        got = read_die(window, toward / max(1e-6, float(np.linalg.norm(toward))), paper(cell.x, cell.y))
+        toward = toward / max(1e-6, float(np.linalg.norm(toward)))
+        got = read_die(window, toward, paper(cell.x, cell.y))
         out.dice[cell.name], out.confidence[cell.name] = got, got.confidence
         out.boxes[cell.name] = _box(pose.tops, cell.x, cell.y)
-    for cell in layout.tile_cells():
+        if values is not None:
+            # Where the cell reader found the face, read there; else wherever in the cell a die may lie.
+            places = [got.offset] if got.offset is not None else SEARCH
+            faces.append([_face(frame, pose, cell.x + dx, cell.y + dy) for dx, dy in places])
+    for cell in cells.tile_cells():
         look, c = read_tile(pose.warp(frame, pose.table, cell.x, cell.y, TILE_PITCH, PPM), paper(cell.x, cell.y))
         out.tiles[cell.name], out.confidence[cell.name] = look, c
-    for cell in layout.layout_cells():
+    for cell in cells.layout_cells():
         out.layouts[cell.name] = read_layout(pose.warp(frame, pose.table, cell.x, cell.y, LAYOUT_PITCH, PPM),
                                              paper(cell.x, cell.y))
-    if detector is not None:
-        readings = read_dice(frame, detector, profile=profile)
-        out.dice = merge(out.dice, readings, np.linalg.inv(pose.tops), layout.die_cells())
+    if values is not None:
+        readings = read_at_cells(frame, faces, values, profile)
+        out.dice = merge(out.dice, readings, np.linalg.inv(pose.tops), cells.die_cells())
         out.confidence.update({name: d.confidence for name, d in out.dice.items()})
     return out
 
@@ -77,16 +90,19 @@ class DicelineReader:
     reread = 4  # None is mostly an empty space, which more frames cannot fill
 
     def read(self, frame: np.ndarray, context: ReadContext) -> Reading:
-        return read_diceline(frame, context.detector, context.calibration, list(context.players) or None,
-                             context.profile)
+        # The die reader runs where the server has its die models (the detector stands for them);
+        # on the mat it needs only the classifier, as the mat says where dice lie.
+        values = load_value_model() if context.detector is not None else None
+        return read_diceline(frame, values, context.calibration, list(context.players) or None, context.profile)
 
 
-def read_diceline(frame: np.ndarray, detector=None, calibration: Calibration | None = None,
+def read_diceline(frame: np.ndarray, values: DieValueModel | None = None, calibration: Calibration | None = None,
                   players: list[str] | None = None, profile: DiceProfile | None = None) -> Reading:
-    """The Diceline TableView of `frame`; players are named in seat order (board 1 = players[0])."""
+    """The Diceline TableView of `frame`; players are named in seat order (board 1 = players[0]).
+    values: the die value classifier, to read dice of any look (read_cells); None: the cell reader alone."""
     names = list(players or DEFAULT_PLAYERS)
     try:
-        cells = read_cells(frame, calibration, len(names), detector, profile)
+        cells = read_cells(frame, calibration, len(names), values, profile)
     except ValueError:  # no mat in view: nothing is read, so nothing can match wrongly
         return Reading({})
     layout = mat_layout()
@@ -103,6 +119,13 @@ def read_diceline(frame: np.ndarray, detector=None, calibration: Calibration | N
     display = [cells.tiles[c.name] for c in layout.bonus_display]
     view["bonus_display"] = None if any(k is None or k == "back" for k in display) else sorted(k for k in display if k)
     return Reading(view, _drawn(cells))
+
+
+def _face(frame: np.ndarray, pose, x: float, y: float) -> tuple[tuple[float, float, float, float], np.ndarray]:
+    """The picture box of a top face centred at mat (x, y) mm and the face's crop warped upright,
+    framed as the value classifier's crops are (vision.detector.die_crop)."""
+    upright = pose.warp(frame, pose.tops, x, y, CROP_MARGIN * DIE, PPM)
+    return _box(pose.tops, x, y), cv2.resize(upright, (CROP_SIZE, CROP_SIZE), interpolation=cv2.INTER_AREA)
 
 
 def _box(plane: np.ndarray, x: float, y: float) -> tuple[float, float, float, float]:
