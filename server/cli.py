@@ -110,8 +110,19 @@ def _camera(args: argparse.Namespace) -> int:
         except ValueError as exc:
             print(f"tablesight camera: --corners: {exc}", file=sys.stderr)
             return 2
+    profile = None
+    if args.profile is not None:
+        from server.dice_profile import load_for_this_model
+        from vision.detector.profile import ProfileError
+
+        try:
+            profile = load_for_this_model(args.profile)
+        except ProfileError as exc:
+            print(f"tablesight camera: {exc}", file=sys.stderr)
+            return 2
     worker = CameraWorker(ServerLink(args.server, args.table, token), READERS, detector,
-                          source=f"{spec.kind}:{spec.target}", calibration=calibration, markers=args.markers)
+                          source=f"{spec.kind}:{spec.target}", calibration=calibration, markers=args.markers,
+                          profile=profile)
     source = FrameSource(spec).start()
     stop = threading.Event()
     # Ctrl-C and a service manager's TERM only ask the loops to end: a KeyboardInterrupt raised
@@ -288,6 +299,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the board's four corners in the camera's pixels (boards seen at an angle: Diceline)")
     cam.add_argument("--markers", action="store_true",
                      help="calibrate from the printed corner markers (tablesight markers) once they are in view")
+    cam.add_argument("--profile", type=Path, default=None, metavar="PROFILE",
+                     help="read dice with the profile taught for this camera (`tablesight teach DIR --out PROFILE` "
+                     "with photos from this webcam); default: the shipped die reader")
     cam.set_defaults(func=_camera)
 
     footage = sub.add_parser(

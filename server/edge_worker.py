@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration, from_markers
+from vision.detector.profile import DiceProfile
 from vision.pipeline import FramePipeline, ReadContext, Reader
 
 log = logging.getLogger("tablesight")
@@ -98,12 +99,14 @@ class CameraWorker:
 
     def __init__(self, link: ServerLink, readers: Mapping[str, Reader], detector: object = None, required: int = 5,
                  picture_every: float = 0.5, source: str = "", clock: Callable[[], float] = time.monotonic,
-                 calibration: Calibration | None = None, markers: bool = False):
+                 calibration: Calibration | None = None, markers: bool = False, profile: DiceProfile | None = None):
         """`calibration`: the board's plane in this camera's picture (four corners), for board readers;
         `markers`: find it from the printed ArUco sheet (`tablesight markers`) in the frames instead,
-        looked for until found."""
+        looked for until found; `profile`: the dice profile taught for this camera (`tablesight
+        teach`), read with by every reader here; None: the shipped die reader."""
         self.link = link
         self.calibration = calibration
+        self.profile = profile
         self._find_markers = markers and calibration is None
         self.readers = readers
         self.detector = detector
@@ -147,7 +150,7 @@ class CameraWorker:
                 self.calibration, self._find_markers = from_markers(frame), False
             except ValueError:
                 pass  # not all four in view yet: read uncalibrated, look again next frame
-        step = pipeline.see(frame, ReadContext(self.detector, self.calibration, self._players), self.game,
+        step = pipeline.see(frame, ReadContext(self.detector, self.calibration, self._players, self.profile), self.game,
                             waiting, hide_counts)
         with self._lock:
             self.cpu_s += time.thread_time() - started

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from server.app import create_app
 from server.edge_worker import CameraWorker, LinkDown, LinkRefused, ServerLink
 from tests.server.test_cafe import LiveClient, call, logged
+from vision.detector.profile import DiceProfile
 from vision.games.readers import READERS
 from vision.sources import DEMO_DIR, demo_clip
 
@@ -247,7 +248,8 @@ def test_a_worker_reads_with_its_calibration_and_waits_for_the_server():
 
     reader, link = RecordingReader(), OfflineThenBack()
     cal = from_clicks([(0, 0), (63, 0), (63, 47), (0, 47)])
-    worker = CameraWorker(link, {"quarx": reader}, required=2, calibration=cal)
+    profile = DiceProfile("0" * 16, conf=0.1)
+    worker = CameraWorker(link, {"quarx": reader}, required=2, calibration=cal, profile=profile)
     frame = cv2.UMat(48, 64, cv2.CV_8UC3).get() * 0 + 90
     assert not worker.flush() and worker.status()["state"] == "offline"
     link.up = True
@@ -259,3 +261,14 @@ def test_a_worker_reads_with_its_calibration_and_waits_for_the_server():
     link.up = True
     assert worker.flush() and worker.status()["outbox"] == 0 and len(link.views) == 1
     assert all(c.calibration is cal and c.players == ("Ann", "Ben") for c in reader.contexts)
+    assert reader.contexts and all(c.profile is profile for c in reader.contexts)  # this camera's taught dice
+
+
+def test_the_camera_command_stops_in_words_on_a_profile_it_cannot_use(tmp_path, capsys, monkeypatch):
+    from server.cli import main
+
+    monkeypatch.setenv("TABLESIGHT_CAMERA_TOKEN", "0" * 64)
+    code = main(["camera", "--server", "http://127.0.0.1:9", "--table", "t", "--no-detector",
+                 "--profile", str(tmp_path / "nope.json")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("tablesight camera: no dice profile at"), err
