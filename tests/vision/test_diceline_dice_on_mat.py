@@ -2,11 +2,13 @@
 never turns a disagreement into a guess (vision.games.diceline.dice_on_mat)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from vision.detector.dice import DieReading
 from vision.games.diceline.cells import DieRead
-from vision.games.diceline.dice_on_mat import cell_of, game_colour, merge
+from vision.games.diceline.dice_on_mat import ADD_SURE, cell_of, game_colour, merge
 from vision.games.diceline.spec import Cell
 
 CELLS = (Cell("a", 10.0, 10.0, 16.0), Cell("b", 40.0, 10.0, 16.0))
@@ -47,3 +49,16 @@ def test_two_boxes_in_one_cell_are_not_trusted():
     cells = {"a": DieRead(False), "b": DieRead(False)}
     out = merge(cells, [die(8, 10, 5), die(12, 10, 6)], IDENTITY, CELLS)
     assert out == cells
+
+
+def test_a_die_is_not_added_when_unsure_or_of_a_colour_the_rules_forbid_in_that_cell():
+    cells = {"a": DieRead(False), "b": DieRead(False)}
+    unsure = replace(die(10, 10, 5, "white"), confidence=ADD_SURE - 0.01)
+    assert merge(cells, [unsure], IDENTITY, CELLS) == cells
+    # A red die's side face over a green action space is no die there; a green die is.
+    fixed = {"a": "green"}
+    assert merge(cells, [die(10, 10, 3, "red")], IDENTITY, CELLS, fixed) == cells
+    assert merge(cells, [die(10, 10, 3, "green")], IDENTITY, CELLS, fixed)["a"].present
+    assert merge(cells, [die(10, 10, 3, "white")], IDENTITY, CELLS, fixed)["a"].present  # no game colour: no judgement
+    # Where the rules fix no colour (a player's die space: a grey 6 moves dice between colours), any colour.
+    assert merge(cells, [die(40, 10, 3, "red")], IDENTITY, CELLS, fixed)["b"].present

@@ -50,6 +50,21 @@ def test_reader_view_matches_the_truth_and_is_registered():
     assert reading.view["players"]["s1"].keys() == {"dice", "tiles", "layouts"}  # completed counts are not read
 
 
+class NoDetecting:
+    """A server's detector, standing for its die models; the mat reader must not run it."""
+
+    def detect(self, *args, **kwargs):
+        raise AssertionError("the Diceline reader ran the detector: the mat says where dice lie")
+
+
+def test_with_the_die_models_the_reader_reads_the_cells_without_the_detector():
+    rng = np.random.default_rng(11)
+    view = random_contents(rng)
+    img = render_view(view, SEATS, camera(30, rng), rng)
+    reading = READERS["diceline"].read(img, ReadContext(detector=NoDetecting(), players=tuple(SEATS)))
+    assert view_matches(view, reading.view) and _dice_read(reading.view) >= _dice_read(view) - 2
+
+
 def test_clicked_corners_stand_in_for_markers():
     # Four clicks on the markers' outer corners give the same reading when the markers cannot be found.
     rng = np.random.default_rng(5)

@@ -13,7 +13,9 @@ makes a guess:
   only the cell reader        kept (the die reader may have missed or been unsure of it)
   only the die reader         present with its value when the classifier is ADD_SURE of it;
                               its colour when that is a game colour (a profile's colour word
-                              or the measured name), else None
+                              or the measured name), else None; not when that colour is not
+                              the colour the rules fix for the cell (a neighbour's side face,
+                              seen at a steep angle)
   the die reader is unsure    nothing changes: an unsure reading is no evidence
 
 A die reading counts for the cell its box's middle falls in (the middle of a die's box is near
@@ -21,7 +23,7 @@ its top face at the angles the mat is filmed from).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 import numpy as np
@@ -89,11 +91,17 @@ def game_colour(name: str) -> str | None:
 
 
 def merge(cell_reads: dict[str, DieRead], readings: Iterable[DieReading], to_mat: np.ndarray,
-          cells) -> dict[str, DieRead]:
+          cells, fixed: Mapping[str, str] | None = None) -> dict[str, DieRead]:
     """The die cells after merging the die reader's `readings` in (see the module doc).
+
+    fixed: the colour of the dice a cell can hold (cell name -> colour), where the rules fix it:
+    "A die may only be placed in an action space of its color", and each column of the selection
+    board holds dice of one colour. Not the player boards' die spaces: a die moved by a grey 6 "is
+    now considered to be the color of the die space" but keeps its body.
 
     A cell two die readings fall in is left as the cell reader read it: two dice cannot share a
     cell, so one of the boxes is wrong and neither is trusted."""
+    fixed = fixed or {}
     by_cell: dict[str, list[DieReading]] = {}
     for r in readings:
         name = cell_of(r, to_mat, cells)
@@ -108,8 +116,10 @@ def merge(cell_reads: dict[str, DieRead], readings: Iterable[DieReading], to_mat
             if got.value != value:
                 out[name] = DieRead(False, got.colour, None, 0.0, seen=True)
             continue
-        if found[0].confidence < ADD_SURE:
+        colour = game_colour(found[0].color)
+        if found[0].confidence < ADD_SURE or (colour is not None and colour != fixed.get(name, colour)):
+            # At 45 degrees a red die's side face, three pips on it, lies over the green action
+            # space in front of it, and the classifier was sure of a 3 there.
             continue
-        colour = game_colour(found[0].color) or got.colour
-        out[name] = DieRead(True, colour, value, found[0].confidence)
+        out[name] = DieRead(True, colour or got.colour, value, found[0].confidence)
     return out

@@ -78,7 +78,8 @@ def read_cells(frame: np.ndarray, calibration: Calibration | None = None, seats:
                                              paper(cell.x, cell.y))
     if values is not None:
         readings = read_at_cells(frame, faces, values, profile)
-        out.dice = merge(out.dice, readings, np.linalg.inv(pose.tops), cells.die_cells())
+        fixed = {c.name: c.colour for c in [*(c for row in cells.selection for c in row), *cells.spaces.values()]}
+        out.dice = merge(out.dice, readings, np.linalg.inv(pose.tops), cells.die_cells(), fixed)
         out.confidence.update({name: d.confidence for name, d in out.dice.items()})
     return out
 
