@@ -23,17 +23,21 @@ its top face at the angles the mat is filmed from).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 
+import cv2
 import numpy as np
 
 from rules.diceline.components import COLOURS
 from vision.detector.dice import DieReading, read_boxes
+from vision.detector.die_crop import CROP_MARGIN, CROP_SIZE
 from vision.detector.die_values import DieValueModel
 from vision.detector.model import Detection
 from vision.detector.profile import DiceProfile
+from vision.detector.value_rule import NO_DIE
 from vision.games.diceline.cells import DieRead
+from vision.games.diceline.spec import DIE
 
 Box = tuple[float, float, float, float]
 # A die only the die reader reads must be read this surely, even where the pip counter agrees:
@@ -43,32 +47,58 @@ Box = tuple[float, float, float, float]
 # (0.4), 4 empty cells read as a die and 4 dice read wrong; at 0.8, none and 1, for 2 fewer of
 # 1,408 ivory dice read.
 ADD_SURE = 0.8
-Face = tuple[Box, np.ndarray]  # a top face's picture box and its crop warped upright
+# A cell whose middle the classifier calls "no die" at least this surely is not searched further
+# (most cells are empty paper: 45 crops a read instead of about 400).
+LOOK_FURTHER = 0.9
 
 
-def read_at_cells(frame: np.ndarray, faces: list[list[Face]], values: DieValueModel,
+@dataclass(frozen=True)
+class CellLook:
+    """One die cell as the die reader looks at it: `around`, the plane of the dice tops about the
+    cell's centre warped upright at `ppm` px/mm; `places`, where in it (mm off the centre) a top
+    face may lie, the likeliest first; `box(dx, dy)`, the picture box of a top face there."""
+
+    around: np.ndarray
+    ppm: float
+    places: tuple[tuple[float, float], ...]
+    box: Callable[[float, float], Box]
+
+    def crop(self, dx: float, dy: float) -> np.ndarray:
+        """The classifier's crop of a top face at (dx, dy), framed as vision.detector.die_crop frames one."""
+        side = CROP_MARGIN * DIE * self.ppm
+        c = self.around.shape[0] / 2
+        x1, y1 = int(round(c + dx * self.ppm - side / 2)), int(round(c + dy * self.ppm - side / 2))
+        n = int(round(side))
+        if x1 < 0 or y1 < 0 or x1 + n > self.around.shape[1] or y1 + n > self.around.shape[0]:
+            raise ValueError(f"a place {dx:.1f}, {dy:.1f} mm off the centre lies outside the warped cell")
+        return cv2.resize(self.around[y1:y1 + n, x1:x1 + n], (CROP_SIZE, CROP_SIZE), interpolation=cv2.INTER_AREA)
+
+
+def read_at_cells(frame: np.ndarray, looks: list[CellLook], values: DieValueModel,
                   profile: DiceProfile | None = None) -> list[DieReading]:
-    """The die reader's reading of each die cell; `faces` holds, per cell, where its top face
-    may lie: the picture box there (the pip counter and the colour read the picture) and the
-    classifier's crop of that face warped upright (at a steep angle the classifier reads those
-    far better than a crop of the picture: 96 against 70 of 102 ivory dice at 45 degrees).
-    Where a cell has several places (the cell reader found no face there), the value the
-    classifier finds likeliest over all of them is read where it is surest of it (the surest
-    single place is often a part of the die: a corner of a 4 looks like a sure 1). A cell the
-    classifier calls "no die" gives none; a reading's confidence is the classifier's
-    probability for its value."""
-    places = [face for options in faces for face in options]
-    if not places:
+    """The die reader's reading of each die cell. The pip counter and the colour read the picture
+    in the top face's box; the classifier reads the face warped upright (at a steep angle it reads
+    those far better than a crop of the picture: 96 against 70 of 102 ivory dice at 45 degrees).
+    Where a cell has several places (the cell reader found no face there) and its middle may hold
+    a die, the value the classifier finds likeliest over all of them is read where it is surest
+    of it (the surest single place is often a part of the die: a corner of a 4 looks like a sure
+    1). A cell the classifier calls "no die" gives none; a reading's confidence is the
+    classifier's probability for its value."""
+    if not looks:
         return []
-    probs = values.probabilities([crop for _, crop in places], profile)
-    chosen, i = [], 0
-    for options in faces:
-        here = probs[i:i + len(options)]
+    first = values.probabilities([look.crop(*look.places[0]) for look in looks], profile)
+    further = {i for i, look in enumerate(looks) if len(look.places) > 1 and first[i, NO_DIE] < LOOK_FURTHER}
+    rest = values.probabilities([looks[i].crop(*p) for i in sorted(further) for p in looks[i].places[1:]], profile)
+    chosen, j = [], 0
+    for i, look in enumerate(looks):
+        here = first[i:i + 1]
+        if i in further:
+            here = np.vstack([here, rest[j:j + len(look.places) - 1]])
+            j += len(look.places) - 1
         k = int(np.argmax(here[:, 1 + int(np.argmax(here[:, 1:].mean(0)))]))
-        chosen.append(options[k])
-        i += len(options)
-    found = read_boxes(frame, [Detection("die", box, 1.0) for box, _ in chosen], values, "reader", profile,
-                       crops=[crop for _, crop in chosen])
+        chosen.append(look.places[k])
+    found = read_boxes(frame, [Detection("die", look.box(*p), 1.0) for look, p in zip(looks, chosen)], values,
+                       "reader", profile, crops=[look.crop(*p) for look, p in zip(looks, chosen)])
     return [replace(r, confidence=r.crop_prob) for r in found]
 
 

@@ -9,8 +9,8 @@ A face-down tile's kind cannot be seen either (every back reads "BONUS TILE"): i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
-import cv2
 import numpy as np
 
 from rules.diceline.actions import spaces_for
@@ -20,8 +20,8 @@ from vision.calibration import Calibration
 from vision.detector.die_crop import CROP_MARGIN, CROP_SIZE
 from vision.detector.die_values import DieValueModel, load_value_model
 from vision.detector.profile import DiceProfile
-from vision.games.diceline.cells import PPM, WINDOW, DieRead, read_die, read_layout, read_tile
-from vision.games.diceline.dice_on_mat import merge, read_at_cells
+from vision.games.diceline.cells import PPM, SLACK, WINDOW, DieRead, read_die, read_layout, read_tile
+from vision.games.diceline.dice_on_mat import CellLook, merge, read_at_cells
 from vision.games.diceline.geometry import mat_pose, paper_model
 from vision.detector.model import Detection
 from vision.games.diceline.spec import DIE, LAYOUT_PITCH, PAPER_SPOTS, TILE_PITCH, mat_layout
@@ -29,7 +29,11 @@ from vision.pipeline import ReadContext, Reading, Settling
 
 # Where a die the cell reader did not find may lie in its cell (mm off the centre): a hand
 # leaves a die up to SLACK off, and the classifier's crops tolerate about a quarter of a face.
-SEARCH = [(dx, dy) for dy in (-4.0, 0.0, 4.0) for dx in (-4.0, 0.0, 4.0)]
+SEARCH = ((0.0, 0.0), *((dx, dy) for dy in (-4.0, 0.0, 4.0) for dx in (-4.0, 0.0, 4.0) if dx or dy))
+# mm of the tops plane warped for the die reader about a cell's centre: a face SLACK off, with its margin.
+REACH = 2 * SLACK + CROP_MARGIN * DIE + 1.0
+# px/mm of that warp: a classifier's crop is then exactly twice CROP_SIZE, halved by averaging.
+LOOK_PPM = 2 * CROP_SIZE / (CROP_MARGIN * DIE)
 DEFAULT_PLAYERS = ("pink", "yellow", "orange")  # seat names when the caller gives none (the board colours)
 
 
@@ -58,7 +62,7 @@ def read_cells(frame: np.ndarray, calibration: Calibration | None = None, seats:
     layout = mat_layout()
     cells = layout.for_players(seats)
     out = MatReading()
-    faces = []
+    looks = []
     for cell in cells.die_cells():
         window = pose.warp(frame, pose.tops, cell.x, cell.y, WINDOW, PPM)
         toward = pose.camera_foot - np.array([cell.x, cell.y])
@@ -68,8 +72,9 @@ def read_cells(frame: np.ndarray, calibration: Calibration | None = None, seats:
         out.boxes[cell.name] = _box(pose.tops, cell.x, cell.y)
         if values is not None:
             # Where the cell reader found the face, read there; else wherever in the cell a die may lie.
-            places = [got.offset] if got.offset is not None else SEARCH
-            faces.append([_face(frame, pose, cell.x + dx, cell.y + dy) for dx, dy in places])
+            places = (got.offset,) if got.offset is not None else SEARCH
+            around = pose.warp(frame, pose.tops, cell.x, cell.y, REACH, LOOK_PPM)
+            looks.append(CellLook(around, LOOK_PPM, places, partial(_face_box, pose.tops, cell.x, cell.y)))
     for cell in cells.tile_cells():
         look, c = read_tile(pose.warp(frame, pose.table, cell.x, cell.y, TILE_PITCH, PPM), paper(cell.x, cell.y))
         out.tiles[cell.name], out.confidence[cell.name] = look, c
@@ -77,7 +82,7 @@ def read_cells(frame: np.ndarray, calibration: Calibration | None = None, seats:
         out.layouts[cell.name] = read_layout(pose.warp(frame, pose.table, cell.x, cell.y, LAYOUT_PITCH, PPM),
                                              paper(cell.x, cell.y))
     if values is not None:
-        readings = read_at_cells(frame, faces, values, profile)
+        readings = read_at_cells(frame, looks, values, profile)
         fixed = {c.name: c.colour for c in [*(c for row in cells.selection for c in row), *cells.spaces.values()]}
         out.dice = merge(out.dice, readings, np.linalg.inv(pose.tops), cells.die_cells(), fixed)
         out.confidence.update({name: d.confidence for name, d in out.dice.items()})
@@ -122,11 +127,9 @@ def read_diceline(frame: np.ndarray, values: DieValueModel | None = None, calibr
     return Reading(view, _drawn(cells))
 
 
-def _face(frame: np.ndarray, pose, x: float, y: float) -> tuple[tuple[float, float, float, float], np.ndarray]:
-    """The picture box of a top face centred at mat (x, y) mm and the face's crop warped upright,
-    framed as the value classifier's crops are (vision.detector.die_crop)."""
-    upright = pose.warp(frame, pose.tops, x, y, CROP_MARGIN * DIE, PPM)
-    return _box(pose.tops, x, y), cv2.resize(upright, (CROP_SIZE, CROP_SIZE), interpolation=cv2.INTER_AREA)
+def _face_box(plane: np.ndarray, x: float, y: float, dx: float, dy: float) -> tuple[float, float, float, float]:
+    """_box of a top face (dx, dy) mm off the point (x, y)."""
+    return _box(plane, x + dx, y + dy)
 
 
 def _box(plane: np.ndarray, x: float, y: float) -> tuple[float, float, float, float]:
