@@ -16,7 +16,7 @@ IDENTITY = np.eye(3)  # picture = mat in these tests
 
 
 def die(x: float, y: float, value: int | None, colour: str = "red") -> DieReading:
-    return DieReading(value, colour, (x - 5, y - 5, x + 5, y + 5), 0.8, 0, value)
+    return DieReading(value, colour, (x - 5, y - 5, x + 5, y + 5), 0.95, 0, value)
 
 
 def test_a_box_counts_for_the_cell_its_middle_falls_in():

@@ -41,12 +41,12 @@ from vision.games.diceline.spec import DIE
 
 Box = tuple[float, float, float, float]
 # A die only the die reader reads must be read this surely, even where the pip counter agrees:
-# printed corner marks and a neighbour's edge, seen from nine places, can look like a 1 or a 2 to
-# both. Chosen on rendered boards (vision.games.diceline.accuracy's seeds 0-3 and 10-19 at 0, 30
-# and 45 degrees, once with the game's dice and once with ivory dice): with the shipped AGREE
-# (0.4), 4 empty cells read as a die and 4 dice read wrong; at 0.8, none and 1, for 2 fewer of
-# 1,408 ivory dice read.
-ADD_SURE = 0.8
+# printed corner marks and a neighbour's side face, seen from nine places, can look like a 1 or a
+# 5 to both. On rendered boards (vision.games.diceline.accuracy, seeds 0-3 and 10-19 at 0, 30 and
+# 45 degrees, ivory dice): the shipped AGREE (0.4) read 4 empty cells as dice; 0.8 read 1,022 of
+# 1,408 dice right, 1 wrong, no empty cell; 0.9 read 1,008, 1 wrong; 0.95 only 738. In the
+# hands-free footage at 45 degrees an empty cell was read as a 1 at 0.81, so 0.9.
+ADD_SURE = 0.9
 # A cell whose middle the classifier calls "no die" at least this surely is not searched further
 # (most cells are empty paper: 45 crops a read instead of about 400).
 LOOK_FURTHER = 0.9
