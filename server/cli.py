@@ -164,10 +164,12 @@ def _footage(args: argparse.Namespace) -> int:
         frames, car = diceline_clip(seed)
     else:
         frames, car = ubongo_clip(seed, rounds=args.rounds or 3)
+    from server.detection import detector_loader
+
     write_clip(frames, car, out)
     print(f"{out}: {car.frames} frames {car.size[0]}x{car.size[1]}, {out.stat().st_size / 1e6:.1f} MB; "
           f"{len(car.moves)} moves, {len(car.typed)} typed by the demo; sidecar {out.with_suffix('.json')}")
-    r = rehearse(out)  # the clip through the live path, as `serve` will play it
+    r = rehearse(out, detector=detector_loader())  # the clip through the live path, as `serve` will play it
     print(f"rehearsed: camera {len(r.camera)} moves, typed by the demo {len(r.typed)}, "
           f"after a click {r.clicked}, missed by the camera {r.missed}, wrong {r.wrong}, "
           f"scoring camera moves {r.scores_by_camera}, exact {r.exact}")

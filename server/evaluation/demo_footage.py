@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
+from typing import Any
 from pathlib import Path
 
 import cv2
@@ -209,9 +210,11 @@ class Rehearsal:
         return self.history == self.expected and not self.wrong
 
 
-def rehearse(video: Path, required: int = 5, players: list[str] | None = None) -> Rehearsal:
-    """Play `video` (with its sidecar) frame by frame through a TableWatcher and the demo driver."""
-
+def rehearse(video: Path, required: int = 5, players: list[str] | None = None,
+             detector: Callable[[], Any] | None = None) -> Rehearsal:
+    """Play `video` (with its sidecar) frame by frame through a TableWatcher and the demo driver;
+    `detector`: the loader a server hands its readers (server.detection.detector_loader), None:
+    the readers without the die models."""
 
     clip = demo_clip(video)
     if clip is None:
@@ -220,7 +223,7 @@ def rehearse(video: Path, required: int = 5, players: list[str] | None = None) -
     with tempfile.TemporaryDirectory() as tmp:
         store = EventStore(Path(tmp) / "events.sqlite")
         svc = TableService(store)
-        watcher = TableWatcher(svc, lambda: None, READERS, required=required)
+        watcher = TableWatcher(svc, detector or (lambda: None), READERS, required=required)
         driver = DemoDriver(svc, watcher, lambda: cap)
         tid = driver.start(clip.game, players)
         scoring: list[str] = []
