@@ -64,13 +64,15 @@ class CellLook:
     box: Callable[[float, float], Box]
 
     def crop(self, dx: float, dy: float) -> np.ndarray:
-        """The classifier's crop of a top face at (dx, dy), framed as vision.detector.die_crop frames one."""
+        """The classifier's crop of a top face at (dx, dy), framed as vision.detector.die_crop frames
+        one; the place must lie within `around` (a RuntimeError, not a reading, when it does not)."""
         side = CROP_MARGIN * DIE * self.ppm
         c = self.around.shape[0] / 2
         x1, y1 = int(round(c + dx * self.ppm - side / 2)), int(round(c + dy * self.ppm - side / 2))
         n = int(round(side))
         if x1 < 0 or y1 < 0 or x1 + n > self.around.shape[1] or y1 + n > self.around.shape[0]:
-            raise ValueError(f"a place {dx:.1f}, {dy:.1f} mm off the centre lies outside the warped cell")
+            # Not a ValueError: the reader takes that for "no mat in view".
+            raise RuntimeError(f"a place {dx:.1f}, {dy:.1f} mm off the centre lies outside the warped cell")
         return cv2.resize(self.around[y1:y1 + n, x1:x1 + n], (CROP_SIZE, CROP_SIZE), interpolation=cv2.INTER_AREA)
 
 
