@@ -190,10 +190,10 @@ def _markers(args: argparse.Namespace) -> int:
 
 def _bench_frames(args: argparse.Namespace) -> int:
     from server.detection import detector_loader
-    from server.evaluation.frame_bench import time_detector, time_game
+    from server.evaluation.frame_bench import time_detector, time_diceline_die_reader, time_game
 
     # The readers as the server runs them: with the detector when one is installed (Diceline's
-    # cells are then also read by the die reader, detector tiles and all).
+    # cells are then also read by the die reader).
     loader = detector_loader()
     rows = [time_game(game, n=args.frames, hold=args.hold, detector_loader=loader)
             for game in ("quarx", "ubongo", "diceline")]
@@ -206,6 +206,11 @@ def _bench_frames(args: argparse.Namespace) -> int:
     for r in rows:
         print(f"{r.game:34} {r.size[0]}x{r.size[1]:<5} {r.median_ms:7.1f} {r.p90_ms:7.1f} {r.mean_ms:7.1f} "
               f"{100 * r.read_share:5.0f}% {100 * r.core_share(args.fps):5.1f}%")
+    dice = time_diceline_die_reader() if loader else None
+    if dice is not None:
+        cells, whole = dice
+        print(f"one Diceline read with the die reader: {cells:.0f} ms at the die cells, {whole:.0f} ms with the "
+              f"detector over the whole frame and its tiles (median CPU, same frames in turn): {whole / cells:.1f}x")
     return 0
 
 

@@ -22,7 +22,12 @@ import numpy as np
 from server.service import TableService
 from server.store import EventStore
 from server.watcher import TableWatcher
-from vision.detector import NoModelError, annotate, load_detector
+from vision.detector import NoModelError, annotate, load_detector, read_dice
+from vision.detector.die_values import load_value_model
+from vision.games.diceline.dice_on_mat import merge
+from vision.games.diceline.geometry import mat_pose
+from vision.games.diceline.reader import read_cells
+from vision.games.diceline.spec import mat_layout
 from vision.games.readers import READERS
 from vision.synth.footage import quarx_script, render_quarx_footage
 from vision.synth.footage_diceline import diceline_script, render_footage
@@ -102,6 +107,32 @@ def time_detector(n: int = 40) -> FrameTiming | None:
         annotate(frame, det.detect(frame))
         times.append((time.process_time() - t0) * 1000)
     return _summary("detector (any game, unwatched)", times, (640, 480))
+
+
+def time_diceline_die_reader(n: int = 12, seed: int = 1) -> tuple[float, float] | None:
+    """Median CPU ms of one Diceline read with the die reader, two ways on the same frames in
+    turn: (at the die cells, as the reader runs it; the detector over the whole frame and its
+    tiles, as it ran before). None when the die models are not installed."""
+    values = load_value_model()
+    try:
+        det = load_detector()
+    except NoModelError:
+        return None
+    if values is None:
+        return None
+    players, frames, _ = footage("diceline", seed, n)
+    at_cells, whole = [], []
+    for frame in frames:
+        t0 = time.process_time()
+        read_cells(frame, seats=len(players), values=values)
+        t1 = time.process_time()
+        cells = read_cells(frame, seats=len(players))
+        pose = mat_pose(frame)
+        merge(cells.dice, read_dice(frame, det), np.linalg.inv(pose.tops), mat_layout().for_players(len(players)).die_cells())
+        t2 = time.process_time()
+        at_cells.append((t1 - t0) * 1000)
+        whole.append((t2 - t1) * 1000)
+    return statistics.median(at_cells), statistics.median(whole)
 
 
 def _summary(name: str, times: list[float], size: tuple[int, int], read_share: float = 1.0) -> FrameTiming:
