@@ -120,3 +120,14 @@ def test_the_die_reader_reads_dice_the_cell_reader_cannot_and_never_wrongly(monk
     # 9 of 29 with the detector over the whole frame (it misses small dice); 25 read at the cells.
     assert _dice_read(both) >= 20
     assert view_matches(view, both)  # none of them wrong
+
+    # A taught profile is read with at the cells too: one whose colour gate admits only red dice
+    # reads the red ones (dark pips: the cell reader cannot) and none of the ivory or green ones.
+    from vision.detector.profile import DiceProfile, lab
+
+    values = load_value_model()
+    red_only = DiceProfile(values.digest, colours={"red": lab(np.array([40, 40, 200])).tolist()}, colour_gate=True)
+    gated = read_diceline(img, values, players=SEATS, profile=red_only).view
+    coloured = [x for x in gated["spaces"].values() if x] + [x for p in gated["players"].values() for x in p["dice"] if x]
+    assert 0 < _dice_read(gated) < _dice_read(both) and view_matches(view, gated)
+    assert coloured and all(colour == "red" for colour, _ in coloured), coloured
