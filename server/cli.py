@@ -6,12 +6,31 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vision.detector.profile import DiceProfile
 
 
 def default_db() -> Path:
     """Per-user SQLite file: $XDG_DATA_HOME/tablesight/tablesight.sqlite."""
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return base / "tablesight" / "tablesight.sqlite"
+
+
+def _dice_profile(command: str, path: Path | None) -> tuple[bool, DiceProfile | None]:
+    """(True, the dice profile at `path`, or None when no path is given); (False, None) after
+    saying why on stderr as "tablesight COMMAND: reason" (missing, unreadable, another model)."""
+    if path is None:
+        return True, None
+    from server.dice_profile import load_for_this_model
+    from vision.detector.profile import ProfileError
+
+    try:
+        return True, load_for_this_model(path)
+    except ProfileError as exc:
+        print(f"tablesight {command}: {exc}", file=sys.stderr)
+        return False, None
 
 
 def _db_arg(text: str) -> str | Path:
@@ -23,10 +42,8 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from server.app import create_app
-    from server.dice_profile import load_for_this_model
     from server.security import AccessPolicy
     from server.store import StoreError
-    from vision.detector.profile import ProfileError
     from vision.sources import FrameSource, parse_source
 
     try:
@@ -34,13 +51,10 @@ def _serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"tablesight serve: {exc}", file=sys.stderr)
         return 2
-    profile = None
-    if args.profile is not None:
-        try:
-            profile = load_for_this_model(args.profile)
-        except ProfileError as exc:
-            print(f"tablesight serve: {exc}", file=sys.stderr)
-            return 2
+    usable, profile = _dice_profile("serve", args.profile)
+    if not usable:
+        return 2
+    if profile is not None:
         print(f"dice profile: {args.profile} ({profile.report.get('message') or 'no report'})", file=sys.stderr)
     source = None
     if args.source != "none":
@@ -110,16 +124,9 @@ def _camera(args: argparse.Namespace) -> int:
         except ValueError as exc:
             print(f"tablesight camera: --corners: {exc}", file=sys.stderr)
             return 2
-    profile = None
-    if args.profile is not None:
-        from server.dice_profile import load_for_this_model
-        from vision.detector.profile import ProfileError
-
-        try:
-            profile = load_for_this_model(args.profile)
-        except ProfileError as exc:
-            print(f"tablesight camera: {exc}", file=sys.stderr)
-            return 2
+    usable, profile = _dice_profile("camera", args.profile)
+    if not usable:
+        return 2
     worker = CameraWorker(ServerLink(args.server, args.table, token), READERS, detector,
                           source=f"{spec.kind}:{spec.target}", calibration=calibration, markers=args.markers,
                           profile=profile)
