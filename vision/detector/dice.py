@@ -72,16 +72,16 @@ def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float =
 
 def read_boxes(frame: np.ndarray, dets: list[Detection], model: DieValueModel | None,
                value_source: ValueSource = "reader", profile: DiceProfile | None = None,
-               crops: list[np.ndarray] | None = None) -> list[DieReading]:
+               probs: np.ndarray | None = None) -> list[DieReading]:
     """The dice in `dets` (boxes on a die's top face, from the detector or from where a game's
     mat says a die lies), read as read_dice() reads them; left to right. With `model`, a box the
     classifier calls "no die" is dropped; without one the value comes from the pip counter and
-    the box's class (see read_dice's value_source). crops: the classifier's crops, one per box,
-    when the caller has better ones than square_crop's (a top face warped upright)."""
-    if model is not None and crops is None:
-        crops = [square_crop(frame, d.box) for d in dets]
-    probs = (model.probabilities(crops, profile) if model is not None
-             else np.zeros((len(dets), 7), np.float32))
+    the box's class (see read_dice's value_source). probs: the classifier's probabilities, one
+    row per box, when the caller has read better crops than square_crop's (a top face warped
+    upright) with `model` and `profile` already."""
+    if probs is None:
+        probs = (model.probabilities([square_crop(frame, d.box) for d in dets], profile) if model is not None
+                 else np.zeros((len(dets), 7), np.float32))
     gains = white_balance_gains(frame)
     out = []
     for d, p in zip(dets, probs):

@@ -91,7 +91,7 @@ def read_at_cells(frame: np.ndarray, looks: list[CellLook], values: DieValueMode
     first = values.probabilities([look.crop(*look.places[0]) for look in looks], profile)
     further = {i for i, look in enumerate(looks) if len(look.places) > 1 and first[i, NO_DIE] < LOOK_FURTHER}
     rest = values.probabilities([looks[i].crop(*p) for i in sorted(further) for p in looks[i].places[1:]], profile)
-    chosen, j = [], 0
+    chosen, probs, j = [], [], 0
     for i, look in enumerate(looks):
         here = first[i:i + 1]
         if i in further:
@@ -99,8 +99,9 @@ def read_at_cells(frame: np.ndarray, looks: list[CellLook], values: DieValueMode
             j += len(look.places) - 1
         k = int(np.argmax(here[:, 1 + int(np.argmax(here[:, 1:].mean(0)))]))
         chosen.append(look.places[k])
+        probs.append(here[k])
     found = read_boxes(frame, [Detection("die", look.box(*p), 1.0) for look, p in zip(looks, chosen)], values,
-                       "reader", profile, crops=[look.crop(*p) for look, p in zip(looks, chosen)])
+                       "reader", profile, probs=np.array(probs))
     return [replace(r, confidence=r.crop_prob) for r in found]
 
 
