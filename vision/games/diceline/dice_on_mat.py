@@ -80,7 +80,7 @@ def read_at_cells(frame: np.ndarray, looks: list[CellLook], values: DieValueMode
                   profile: DiceProfile | None = None) -> list[DieReading]:
     """The die reader's reading of each die cell. The pip counter and the colour read the picture
     in the top face's box; the classifier reads the face warped upright (at a steep angle it reads
-    those far better than a crop of the picture: 96 against 70 of 102 ivory dice at 45 degrees).
+    those far better than a crop of the picture: 96 against 71 of 102 ivory dice at 45 degrees).
     Where a cell has several places (the cell reader found no face there) and its middle may hold
     a die, the value the classifier finds likeliest over all of them is read where it is surest
     of it (the surest single place is often a part of the die: a corner of a 4 looks like a sure
