@@ -155,7 +155,8 @@ def _dataset(args: argparse.Namespace) -> int:
     if real is not None and not (real / "split.csv").exists():
         _err("dataset", f"real dice set not found at {real} (use --real-dir or --no-real)")
         return 2
-    print(build(args.out, args.seed, args.count, args.val_count, real, args.real_repeat, args.workers))
+    print(build(args.out, args.seed, args.count, args.val_count, real, args.real_repeat, args.workers,
+                args.varied))
     return 0
 
 
@@ -262,6 +263,9 @@ def add_commands(sub) -> None:
     b.add_argument("--real-repeat", type=int, default=3, help="copies of each real train photo (default 3)")
     b.add_argument("--no-real", action="store_true", help="synthetic only")
     b.add_argument("--workers", type=int, default=2, help="render processes (default 2)")
+    b.add_argument("--varied", type=float, default=0.0, metavar="SHARE",
+                   help="share of images (in tenths) drawn with randomised looks: any die colours, engraved "
+                        "pips, patterned cloths, coloured lamps, close-up dice (default 0: the first recipe)")
     b.set_defaults(func=_dataset)
 
     p = sub.add_parser("train", help="train the detector offline and export it to models/ (train extra)",

@@ -1,8 +1,12 @@
 """The renderer is deterministic for a seed and its labels are sane."""
+import json
+
+import cv2
 import numpy as np
 
 from vision.detector.classes import CLASSES
-from vision.synth import render_image
+from vision.synth import render_image, variety
+from vision.training.dataset import build, is_varied
 
 
 def test_same_seed_same_image_and_labels():
@@ -37,3 +41,46 @@ def test_every_scene_kind_renders_its_classes():
     assert "quarx_card" in names
     card = next(lb for lb in close.labels if CLASSES[lb.cls] == "quarx_card")
     assert card.count == sum(1 for lb in close.labels if CLASSES[lb.cls] == "sphere")
+
+
+def test_varied_looks_are_seeded_and_leave_the_first_recipe_alone():
+    a, b = render_image(5, 3, varied=True), render_image(5, 3, varied=True)
+    assert np.array_equal(a.image, b.image) and a.labels == b.labels
+    # off, an image is the one earlier datasets were built from
+    assert np.array_equal(render_image(5, 3, varied=False).image, render_image(5, 3).image)
+    assert not np.array_equal(a.image, render_image(5, 3).image)
+
+
+def test_varied_dice_include_bodies_no_colour_word_fits_and_close_ups():
+    dice = [lb for i in range(40) for lb in render_image(7, i, kind="dice", varied=True).labels
+            if CLASSES[lb.cls].startswith("die_")]
+    unnamed = [lb for lb in dice if lb.color is None]
+    assert 0 < len(unnamed) < len(dice)  # wild bodies carry no colour label, named ones keep theirs
+    sides = [max(lb.box[2] - lb.box[0], lb.box[3] - lb.box[1]) for lb in dice]
+    plain = [max(lb.box[2] - lb.box[0], lb.box[3] - lb.box[1]) for i in range(40)
+             for lb in render_image(7, i, kind="dice").labels if CLASSES[lb.cls].startswith("die_")]
+    assert max(sides) > max(plain)  # close-up dice larger than the first recipe ever drew
+
+
+def test_every_pattern_fills_the_frame():
+    rng = np.random.default_rng(0)
+    for pattern in variety.PATTERNS:
+        img = pattern(rng, 48, 64)
+        assert img.shape == (48, 64, 3) and np.isfinite(img).all()
+    lit = variety.lamp(np.full((48, 64, 3), 128, np.uint8), rng)
+    assert lit.dtype == np.uint8 and lit.shape == (48, 64, 3)
+
+
+def test_dataset_build_draws_the_asked_share_with_varied_looks(tmp_path):
+    build(tmp_path / "ds", seed=5, count=10, val_count=0, real_dir=None, workers=1, varied=0.3)
+    recipe = json.loads((tmp_path / "ds" / "recipe.json").read_text())
+    assert recipe["varied"] == 0.3
+    assert [is_varied(i, 0.3) for i in range(10)] == [True] * 3 + [False] * 7
+    first = cv2.imread(str(tmp_path / "ds" / "images" / "train" / "s5_000000.jpg"))
+    fourth = cv2.imread(str(tmp_path / "ds" / "images" / "train" / "s5_000003.jpg"))
+    assert _diff(first, render_image(5, 0, varied=True).image) < _diff(first, render_image(5, 0).image)
+    assert _diff(fourth, render_image(5, 3).image) < _diff(fourth, render_image(5, 3, varied=True).image)
+
+
+def _diff(jpeg: np.ndarray, img: np.ndarray) -> float:
+    return float(np.abs(jpeg.astype(np.float32) - img).mean())

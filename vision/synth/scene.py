@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from vision.detector.classes import CLASS_ID
-from vision.synth import cards, clutter, effects, textures
+from vision.synth import cards, clutter, effects, textures, variety
 from vision.synth.cube import CubePose, draw_cube, draw_pips, outline, side_values
 from vision.synth.palette import (DIE_BODIES, DIE_BODY_WEIGHTS, PIP_BLACK, PIP_GOLD, PIP_RED,
                                   PIP_WHITE, SHAPE_COLOURS)
@@ -82,8 +82,9 @@ def _pip_colour(rng: np.random.Generator, body_name: str):
 
 
 class _Scene:
-    def __init__(self, rng: np.random.Generator, w: int, h: int):
+    def __init__(self, rng: np.random.Generator, w: int, h: int, varied: bool = False):
         self.rng = rng
+        self.varied = varied
         self.W, self.H = w * SS, h * SS
         self.tilt = float(rng.uniform(0, np.radians(55)))
         lx, ly = rng.uniform(-0.7, 0.7), rng.uniform(-0.7, 0.7)
@@ -137,8 +138,13 @@ def add_die(sc: _Scene, side: float, kind: str = "pip", body_name: str | None = 
     if kind == "ubongo":
         body_name = "black" if rng.random() < 0.5 else "white"
     name, body = _pick_body(rng, body_name)
+    wild = kind == "pip" and sc.varied and body_name is None and rng.random() < 0.6
+    if wild:  # any body colour: no colour word fits it, so none is labelled
+        name, body = None, variety.body_colour(rng)
     alpha, marble = 1.0, None
-    if kind == "pip" and rng.random() < 0.12:
+    if kind == "pip" and sc.varied and rng.random() < 0.1:
+        alpha = float(rng.uniform(0.45, 0.85))
+    elif kind == "pip" and rng.random() < 0.12:
         alpha = float(rng.uniform(0.55, 0.85))  # translucent
     elif kind == "pip" and rng.random() < 0.1:
         marble = np.array(rng.uniform(0, 255, 3), np.float32)
@@ -146,8 +152,15 @@ def add_die(sc: _Scene, side: float, kind: str = "pip", body_name: str | None = 
                    side * rng.uniform(0.05, 0.3))
     value = int(rng.integers(1, 7))
     sides = side_values(rng, value)
-    pip = _pip_colour(rng, name)
+    pip = _pip_colour(rng, name) if name is not None else variety.pip_colour(rng, body)
     pip_r = float(rng.uniform(0.08, 0.115))
+    wall = None
+    if kind == "pip" and sc.varied:
+        if name is not None and rng.random() < 0.4:
+            pip = variety.pip_colour(rng, body)
+        pip_r = float(rng.uniform(0.055, 0.135))
+        if rng.random() < 0.3:
+            wall, pip = variety.engrave(pip, float(rng.uniform(0.3, 0.8)))
     swap = bool(rng.random() < 0.5)
     shape = list(POLYOMINOES.values())[int(rng.integers(len(POLYOMINOES)))]
     sym_col = (tuple(float(v) for v in SHAPE_COLOURS[int(rng.integers(len(SHAPE_COLOURS)))])
@@ -155,7 +168,10 @@ def add_die(sc: _Scene, side: float, kind: str = "pip", body_name: str | None = 
 
     def decorate(img, face, i):
         if kind == "pip":
-            draw_pips(img, face, value if face.is_top else sides[i % 4], pip, pip_r, swap)
+            v = value if face.is_top else sides[i % 4]
+            if wall is not None:
+                draw_pips(img, face, v, wall, pip_r, swap)
+            draw_pips(img, face, v, pip, pip_r * (0.7 if wall is not None else 1.0), swap)
         else:
             cells = shape if face.is_top else list(POLYOMINOES.values())[(i + value) % len(POLYOMINOES)]
             n = max(max(max(x, y) for x, y in cells) + 1, 3)
@@ -225,6 +241,8 @@ def _render_dice(sc: _Scene, real_like: bool) -> None:
     lo, hi = (40, 110) if real_like else (14, 120)
     if n >= 6:
         hi = min(hi, 70)
+    if sc.varied and rng.random() < 0.3:  # close to the camera: dice up to 90 px of 240
+        n, lo, hi = min(n, 4), 80, 180
     body = "white" if real_like and rng.random() < 0.8 else None
     prev = None
     for _ in range(n):
@@ -264,17 +282,25 @@ def _render_mixed(sc: _Scene) -> None:
 
 
 def render_image(seed: int, index: int, width: int = 320, height: int = 240,
-                 kind: str | None = None) -> RenderedImage:
-    """Render image number `index` of the dataset drawn from `seed` (fully deterministic)."""
+                 kind: str | None = None, varied: bool = False) -> RenderedImage:
+    """Render image number `index` of the dataset drawn from `seed` (fully deterministic).
+
+    `varied` adds `vision.synth.variety`'s looks (any die colours, engraved pips, patterned
+    cloths, coloured lamps, dice close to the camera); off, an image is exactly what it was
+    before those existed, so earlier datasets rebuild the same."""
     rng = np.random.default_rng([seed, index])
     if kind is None:
         names = list(SCENE_KINDS)
         kind = names[int(rng.choice(len(names), p=list(SCENE_KINDS.values())))]
-    sc = _Scene(rng, width, height)
+    sc = _Scene(rng, width, height, varied)
     real_like = kind == "dice" and rng.random() < 0.35
     bg_kind = "wood" if real_like else None
     sc.canvas = textures.background(rng, sc.H, sc.W, bg_kind)
-    if real_like:
+    if varied and rng.random() < 0.4:
+        sc.canvas = variety.pattern(rng, sc.H, sc.W)
+    if varied:
+        sc.tilt = float(rng.uniform(0, np.radians(60)))
+    elif real_like:
         sc.tilt = float(rng.uniform(np.radians(25), np.radians(55)))
     clutter.add_clutter(sc.canvas, rng, int(rng.integers(0, 5)) if kind == "dice" else int(rng.integers(0, 3)))
     if kind == "dice":
@@ -284,6 +310,8 @@ def render_image(seed: int, index: int, width: int = 320, height: int = 240,
     else:
         _render_mixed(sc)
     img = effects.light(sc.canvas, rng)
+    if varied and rng.random() < 0.6:
+        img = variety.lamp(img, rng)
     if rng.random() < (0.4 if real_like else 0.2):
         img = effects.motion_blur(img, rng, 18)
     if rng.random() < 0.25:

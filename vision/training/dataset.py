@@ -15,9 +15,14 @@ from vision.training import real_dice
 DEFAULT_OUT = Path(__file__).resolve().parents[2] / "datasets" / "generated"
 
 
-def _render_one(args: tuple[int, int, str, str]) -> dict:
-    seed, index, img_dir, lab_dir = args
-    r = render_image(seed, index)
+def is_varied(index: int, varied: float) -> bool:
+    """Whether image `index` is drawn with the varied looks: a share `varied` of every ten."""
+    return index % 10 < round(varied * 10)
+
+
+def _render_one(args: tuple[int, int, str, str, float]) -> dict:
+    seed, index, img_dir, lab_dir, varied = args
+    r = render_image(seed, index, varied=is_varied(index, varied))
     name = f"s{seed}_{index:06d}"
     cv2.imwrite(str(Path(img_dir) / f"{name}.jpg"), r.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     (Path(lab_dir) / f"{name}.txt").write_text("\n".join(r.yolo_lines()) + ("\n" if r.labels else ""))
@@ -26,12 +31,14 @@ def _render_one(args: tuple[int, int, str, str]) -> dict:
                         "count": lb.count} for lb in r.labels]}
 
 
-def render_split(out: Path, split: str, seed: int, count: int, workers: int = 2) -> list[dict]:
-    """Render `count` images of `seed` into out/images/split and out/labels/split."""
+def render_split(out: Path, split: str, seed: int, count: int, workers: int = 2,
+                 varied: float = 0.0) -> list[dict]:
+    """Render `count` images of `seed` into out/images/split and out/labels/split; a share
+    `varied` of them (in tenths) with `vision.synth.variety`'s looks."""
     img_dir, lab_dir = out / "images" / split, out / "labels" / split
     img_dir.mkdir(parents=True, exist_ok=True)
     lab_dir.mkdir(parents=True, exist_ok=True)
-    jobs = [(seed, i, str(img_dir), str(lab_dir)) for i in range(count)]
+    jobs = [(seed, i, str(img_dir), str(lab_dir), varied) for i in range(count)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as ex:
             meta = list(ex.map(_render_one, jobs, chunksize=16))
@@ -72,14 +79,15 @@ def write_yaml(out: Path) -> Path:
 
 
 def build(out: Path = DEFAULT_OUT, seed: int = 1, count: int = 3000, val_count: int = 200,
-          real_dir: Path | None = real_dice.REAL_DICE_DIR, real_repeat: int = 3, workers: int = 2) -> Path:
+          real_dir: Path | None = real_dice.REAL_DICE_DIR, real_repeat: int = 3, workers: int = 2,
+          varied: float = 0.0) -> Path:
     """Build the whole dataset; the val split uses seed+1 so it never repeats a train image."""
     if out.exists():
         shutil.rmtree(out)
-    render_split(out, "train", seed, count, workers)
-    render_split(out, "val", seed + 1, val_count, workers)
+    render_split(out, "train", seed, count, workers, varied)
+    render_split(out, "val", seed + 1, val_count, workers, varied)
     n_real = add_real(out, real_dir, "train", real_repeat) if real_dir and real_repeat > 0 else 0
     (out / "recipe.json").write_text(json.dumps({"seed": seed, "count": count, "val_seed": seed + 1,
                                                  "val_count": val_count, "real_train_copies": n_real,
-                                                 "real_repeat": real_repeat}, indent=1))
+                                                 "real_repeat": real_repeat, "varied": varied}, indent=1))
     return write_yaml(out)
