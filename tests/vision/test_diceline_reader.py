@@ -12,7 +12,7 @@ from vision.games.diceline.reader import read_diceline
 from vision.games.diceline.spec import MAT_H, MAT_W, mat_layout
 from vision.games.readers import READERS
 from vision.pipeline import ReadContext
-from vision.synth.diceline_render import camera, render_view
+from vision.synth.diceline_render import IVORY_DICE, camera, render_view
 
 
 @pytest.mark.parametrize("tilt, cells, dice", [(0, 0.995, 0.995), (30, 0.995, 0.995), (45, 0.985, 0.97)])
@@ -102,18 +102,14 @@ def _dice_read(view: dict) -> int:
     return n + sum(1 for p in view["players"].values() for x in p["dice"] if x and x[1] is not None)
 
 
-def test_the_die_reader_reads_dice_the_cell_reader_cannot_and_never_wrongly(monkeypatch):
+def test_the_die_reader_reads_dice_the_cell_reader_cannot_and_never_wrongly():
     # Ivory grey dice and dark pips on every die: a set that is not the game's. The cell reader
     # looks for coloured bodies with light pips and reads none of them; the one die reader
     # (crop classifier and pip counter, shown each die cell) is merged in per cell (dice_on_mat).
     from vision.detector.die_values import load_value_model
-    from vision.synth import diceline_render
-
-    monkeypatch.setattr(diceline_render, "DIE_BODY", dict(diceline_render.DIE_BODY, grey=(200, 225, 235)))
-    monkeypatch.setattr(diceline_render, "DIE_PIP", (30, 30, 30))
     rng = np.random.default_rng(100)
     view = random_contents(rng)
-    img = render_view(view, SEATS, camera(30, rng), rng)
+    img = render_view(view, SEATS, camera(30, rng), rng, dice_set=IVORY_DICE)
     plain = read_diceline(img, None, players=SEATS).view
     both = read_diceline(img, load_value_model(), players=SEATS).view
     assert _dice_read(plain) == 0

@@ -24,6 +24,20 @@ MAT_PPM = 3.0  # the mat picture's pixels per mm before it is laid in the scene
 
 
 @dataclass(frozen=True)
+class DiceSet:
+    """How the dice look: a BGR body for each game colour, and the pips' BGR."""
+
+    body: dict[str, tuple[int, int, int]]
+    pip: tuple[int, int, int]
+
+
+GAME_DICE = DiceSet(DIE_BODY, DIE_PIP)
+# A set that is not the game's: the grey dice ivory with dark pips (as most household dice), every
+# pip dark. The cell reader looks for coloured bodies with light pips and reads none of them.
+IVORY_DICE = DiceSet(dict(DIE_BODY, grey=(200, 225, 235)), (30, 30, 30))
+
+
+@dataclass(frozen=True)
 class Camera:
     """Pinhole camera: intrinsics K and pose (world -> camera: R @ world + t), world z into the table."""
 
@@ -171,8 +185,10 @@ def _mat() -> np.ndarray:
 
 
 def render_view(view: dict, players: list[str], cam: Camera, rng: np.random.Generator,
-                table: np.ndarray | None = None, dice: list[Placed] | None = None) -> np.ndarray:
-    """The table in `view` seen by `cam` (no noise: effects are the footage's job)."""
+                table: np.ndarray | None = None, dice: list[Placed] | None = None,
+                dice_set: DiceSet = GAME_DICE) -> np.ndarray:
+    """The table in `view` seen by `cam`, its dice drawn as `dice_set` (no noise: effects are the
+    footage's job)."""
     img = table.copy() if table is not None else textures.background(rng, H, W, "wood")
     h, w = img.shape[:2]
     # mat picture pixels -> mat mm -> image
@@ -192,7 +208,7 @@ def render_view(view: dict, players: list[str], cam: Camera, rng: np.random.Gene
     light /= np.linalg.norm(light)
     far_first = sorted(dice, key=lambda d: -float(cam.depth(np.array([[d.x, d.y, DIE / 2]]))[0]))
     for d in far_first:
-        _die(img, cam, d, light, rng)
+        _die(img, cam, d, light, rng, dice_set)
     return img
 
 
@@ -209,7 +225,8 @@ def _tile(img: np.ndarray, cam: Camera, x: float, y: float, look: str, rng: np.r
         cv2.fillPoly(img, [np.round(cam.project(ring) * 4).astype(np.int32)], (235, 235, 235), cv2.LINE_AA, 2)
 
 
-def _die(img: np.ndarray, cam: Camera, d: Placed, light: np.ndarray, rng: np.random.Generator) -> None:
+def _die(img: np.ndarray, cam: Camera, d: Placed, light: np.ndarray, rng: np.random.Generator,
+         dice_set: DiceSet) -> None:
     s = DIE
     c, sn = np.cos(d.yaw), np.sin(d.yaw)
     ax, ay = np.array([c, sn, 0.0]) * s, np.array([-sn, c, 0.0]) * s  # the die's own x and y edges
@@ -217,7 +234,7 @@ def _die(img: np.ndarray, cam: Camera, d: Placed, light: np.ndarray, rng: np.ran
     up = np.array([0.0, 0.0, s])
     shadow = cam.project(np.array([base, base + ax, base + ax + ay, base + ay]))
     effects.shadow(img, shadow, np.array([light[0], light[1]]) * -6.0, 0.2, 3.0)
-    body = np.array(DIE_BODY[d.colour], np.float64)
+    body = np.array(dice_set.body[d.colour], np.float64)
     eye = cam.centre * np.array([1.0, 1.0, -1.0])  # camera centre as (x, y, height)
     sides = side_values(rng, d.value)
     faces = [(base, ax, up, -ay), (base + ax, ay, up, ax), (base + ax + ay, -ax, up, ay), (base + ay, -ay, up, -ax)]
@@ -226,12 +243,12 @@ def _die(img: np.ndarray, cam: Camera, d: Placed, light: np.ndarray, rng: np.ran
         if np.dot(normal, eye - mid) <= 0:
             continue  # faces away from the camera
         n = normal / np.linalg.norm(normal)
-        _face(img, cam, o, ea, eb, body, 0.45 + 0.4 * max(0.0, float(-light @ n)), sides[i])
-    _face(img, cam, base + up, ax, ay, body, 0.8 + 0.2 * max(0.0, float(-light[2])), d.value)
+        _face(img, cam, o, ea, eb, body, 0.45 + 0.4 * max(0.0, float(-light @ n)), sides[i], dice_set.pip)
+    _face(img, cam, base + up, ax, ay, body, 0.8 + 0.2 * max(0.0, float(-light[2])), d.value, dice_set.pip)
 
 
 def _face(img: np.ndarray, cam: Camera, o: np.ndarray, ea: np.ndarray, eb: np.ndarray, body: np.ndarray,
-          shade: float, value: int) -> None:
+          shade: float, value: int, pip_bgr: tuple[int, int, int]) -> None:
     colour = body * shade
     inset = 0.04
     quad = np.array([o + ea * a + eb * b for a, b in ((inset, inset), (1 - inset, inset), (1 - inset, 1 - inset),
@@ -243,7 +260,7 @@ def _face(img: np.ndarray, cam: Camera, o: np.ndarray, ea: np.ndarray, eb: np.nd
                  cv2.LINE_AA, 2)
     t = np.linspace(0, 2 * np.pi, 14, endpoint=False)
     pip_r = 0.095
-    pip = np.clip(np.array(DIE_PIP, np.float64) * shade, 0, 255)
+    pip = np.clip(np.array(pip_bgr, np.float64) * shade, 0, 255)
     for a, b in PIP_LAYOUT[value]:
         pts = np.array([o + ea * (a + pip_r * np.cos(k)) + eb * (b + pip_r * np.sin(k)) for k in t])
         cv2.fillPoly(img, [np.round(cam.project(pts) * 4).astype(np.int32)], tuple(float(v) for v in pip), cv2.LINE_AA, 2)

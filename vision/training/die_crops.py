@@ -19,6 +19,7 @@ from vision.detector.image_io import read_image
 from vision.detector.value_rule import NO_DIE
 from vision.synth import render_image
 from vision.training import real_dice
+from vision.training.dataset import is_varied
 
 KINDS = ("dice", "dice", "dice", "mixed", "quarx")  # renders drawn per cycle: mostly dice
 
@@ -53,10 +54,11 @@ def _free_box(rng: np.random.Generator, w: int, h: int, taken: list) -> tuple | 
     return None
 
 
-def synthetic_crops(seed: int, index: int) -> tuple[np.ndarray, np.ndarray]:
-    """Crops and classes from one render of `seed` (deterministic)."""
+def synthetic_crops(seed: int, index: int, varied: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Crops and classes from one render of `seed` (deterministic); `varied` as in
+    `vision.training.dataset.is_varied`."""
     kind = KINDS[index % len(KINDS)]
-    r = render_image(seed, index, kind=kind)
+    r = render_image(seed, index, kind=kind, varied=is_varied(index, varied))
     rng = np.random.default_rng([seed, index, 7])
     h, w = r.image.shape[:2]
     crops, ys = [], []
@@ -84,16 +86,17 @@ def synthetic_crops(seed: int, index: int) -> tuple[np.ndarray, np.ndarray]:
     return np.stack(crops), np.array(ys, np.int64)
 
 
-def _job(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
-    seed, start, stop = args
-    parts = [synthetic_crops(seed, i) for i in range(start, stop)]
+def _job(args: tuple[int, int, int, float]) -> tuple[np.ndarray, np.ndarray]:
+    seed, start, stop, varied = args
+    parts = [synthetic_crops(seed, i, varied) for i in range(start, stop)]
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
-def build_synthetic(seed: int, images: int, workers: int = 1) -> tuple[np.ndarray, np.ndarray]:
-    """Crops from `images` renders of `seed`."""
+def build_synthetic(seed: int, images: int, workers: int = 1,
+                    varied: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Crops from `images` renders of `seed`, a share `varied` of them with the varied looks."""
     step = 100
-    jobs = [(seed, s, min(s + step, images)) for s in range(0, images, step)]
+    jobs = [(seed, s, min(s + step, images), varied) for s in range(0, images, step)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as ex:
             parts = list(ex.map(_job, jobs))
@@ -125,8 +128,9 @@ def main() -> None:
     ap.add_argument("--images", type=int, default=4000)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--varied", type=float, default=0.0, help="share of renders with the varied looks")
     a = ap.parse_args()
-    x, y = build_synthetic(a.seed, a.images, a.workers)
+    x, y = build_synthetic(a.seed, a.images, a.workers, a.varied)
     a.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(a.out, x=x, y=y)
     print(f"{len(y)} crops -> {a.out}; per class {np.bincount(y, minlength=7).tolist()}")

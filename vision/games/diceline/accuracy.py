@@ -11,8 +11,9 @@ from rules.diceline.components import LAYOUT_PATTERNS
 from vision.detector.die_values import DieValueModel
 from vision.games.diceline.reader import read_cells
 from vision.games.diceline.spec import mat_layout
-from vision.synth.diceline_render import camera, render_view
-from vision.tally import add_counts
+from vision.detector.die_values import load_value_model
+from vision.synth.diceline_render import GAME_DICE, IVORY_DICE, DiceSet, camera, render_view
+from vision.tally import Tally, add_counts
 
 SEATS = ["s1", "s2", "s3", "s4"]
 LOOKS = ("", "", "die", "movement", "order", "vp", "back")  # open spaces twice as likely
@@ -28,6 +29,10 @@ class BoardScore:
     dice_right: int = 0
     misread: int = 0  # a die read with a wrong colour or value, or read where none lies (the harmful kind)
     missed: int = 0  # a die left unread (None: matches anything, so it only costs information)
+    part_unsure: int = 0  # a die read with its colour or value unsure (None) and the rest right: harmless
+    empty_read: int = 0  # a die read in a cell where none lies (counted in misread too)
+    # dice per true colour: value right (colour right or unsure) / wrong / unread or value unsure
+    by_colour: dict[str, Tally] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
 
     def add(self, other: BoardScore) -> None:
@@ -96,12 +101,14 @@ def truth_cells(view: dict) -> tuple[dict[str, tuple | None], dict[str, str | in
     return dice, tiles
 
 
-def score_board(seed: int, tilt: float, noise: bool = True, values: DieValueModel | None = None) -> BoardScore:
-    """Render one random board at `tilt` degrees (light, blur and noise when `noise`) and score the
-    reading (with the die value classifier `values` too, as read_cells takes it)."""
+def score_board(seed: int, tilt: float, noise: bool = True, values: DieValueModel | None = None,
+                dice_set: DiceSet = GAME_DICE) -> BoardScore:
+    """Render one random board at `tilt` degrees (light, blur and noise when `noise`), its dice drawn
+    as `dice_set`, and score the reading (with the die value classifier `values` too, as read_cells
+    takes it)."""
     rng = np.random.default_rng([seed, int(tilt)])
     view = random_contents(rng)
-    img = render_view(view, SEATS, camera(tilt, rng), rng)
+    img = render_view(view, SEATS, camera(tilt, rng), rng, dice_set=dice_set)
     if noise:
         img = camera_effects(img, rng)
     read = read_cells(img, values=values)
@@ -112,15 +119,25 @@ def score_board(seed: int, tilt: float, noise: bool = True, values: DieValueMode
         right = (got.present, (got.colour, got.value) if got.present else None) == (want is not None, want)
         out.cells += 1
         out.cells_right += right
+        fits = (want is not None and got.present and got.colour in (None, want[0])
+                and got.value in (None, want[1]))
         if want is not None:
             out.dice += 1
             out.dice_right += right
+            value_right = fits and got.value == want[1]
+            out.by_colour.setdefault(want[0], Tally()).add(value_right if got.value is not None else None)
         if not right:
-            if got.present:
+            if fits:
+                out.part_unsure += 1
+                kind = "part unsure"
+            elif got.present:
                 out.misread += 1
+                out.empty_read += want is None
+                kind = "misread"
             else:
                 out.missed += 1
-            out.errors.append(f"seed {seed} tilt {tilt}: {name} {want} read {got}")
+                kind = "unread"
+            out.errors.append(f"{kind}: seed {seed} tilt {tilt}: {name} {want} read {got}")
     for name, want in tiles.items():
         got = read.tiles[name] if name in read.tiles else read.layouts[name]
         out.cells += 1
@@ -149,12 +166,47 @@ def _light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def board_accuracy(seeds: range | list[int], tilts: tuple[float, ...] = (0, 30, 45), noise: bool = True,
-                   values: DieValueModel | None = None) -> dict[float, BoardScore]:
+                   values: DieValueModel | None = None, dice_set: DiceSet = GAME_DICE) -> dict[float, BoardScore]:
     """Scores per tilt over the seeds."""
     out = {}
     for tilt in tilts:
         total = BoardScore()
         for seed in seeds:
-            total.add(score_board(seed, tilt, noise, values))
+            total.add(score_board(seed, tilt, noise, values, dice_set))
         out[tilt] = total
     return out
+
+
+def main() -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="read rendered Diceline mats back and score them cell by cell "
+                                             "(python -m vision.games.diceline.accuracy)")
+    ap.add_argument("--seeds", type=int, nargs=2, default=[0, 20], metavar=("FIRST", "STOP"))
+    ap.add_argument("--tilts", type=float, nargs="+", default=[0, 30, 45])
+    ap.add_argument("--ivory", action="store_true", help="grey dice ivory with dark pips, every pip dark")
+    ap.add_argument("--cells-only", action="store_true", help="the cell reader alone (no die value classifier)")
+    a = ap.parse_args()
+    values = None if a.cells_only else load_value_model()
+    res = board_accuracy(range(*a.seeds), tuple(a.tilts), values=values,
+                         dice_set=IVORY_DICE if a.ivory else GAME_DICE)
+    total = BoardScore()
+    for tilt, sc in res.items():
+        total.add(sc)
+        print(f"tilt {tilt:g}: {_line(sc)}")
+    print(f"all: {_line(total)}")
+    print("per colour, a value read right with its colour right or unsure:")
+    for c, t in sorted(total.by_colour.items()):
+        print(f"  {c}: {t}")
+    for e in total.errors:
+        if e.startswith("misread"):
+            print(" ", e)
+
+
+def _line(sc: BoardScore) -> str:
+    return (f"dice {sc.dice_right}/{sc.dice} right, {sc.part_unsure} right but part unsure, {sc.misread} misread "
+            f"({sc.empty_read} in empty cells), {sc.missed} unread")
+
+
+if __name__ == "__main__":
+    main()
