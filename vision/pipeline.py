@@ -19,8 +19,11 @@ A table changes a few times a minute, not 30 times a second, so the reader (the 
 slicing, crop classifiers) runs only while something may still be settling: once a reading has
 settled (the stabiliser has handed it on), later frames that show the same table (`ChangeGate`)
 reuse it instead of reading again, until the picture changes; a settled view with unknown
-fields is read again every `Reader.reread` frames. Until a view settles every frame is read
-exactly as before, so what settles, and when, is unchanged.
+fields is read again every `Reader.reread` frames; for a reader that asks for fewer re-reads than
+every frame, that interval doubles each time a re-read finds the same view again, up to
+`REREAD_BACKOFF` times it (an empty space stays empty however often it is read; a change of the
+picture still reads at once). Until a view settles every frame is read exactly as before, so what
+settles, and when, is unchanged.
 """
 from __future__ import annotations
 
@@ -43,6 +46,10 @@ from vision.waiting import hides_counts, waiting_for
 # "per_field": each top-level field settles on its own (vision.stability.Stabilizer.per_field),
 # for readers whose fields are read independently.
 Settling = Literal["whole", "per_field"]
+# How far the re-read interval of a settled view with unknown fields may grow (as a multiple of
+# Reader.reread), for readers with reread > 1: Diceline's 4 frames become at most 32 (4 s at the
+# demo's 8 frames a second) while the table holds still and every re-read finds the same view.
+REREAD_BACKOFF = 8
 
 
 @dataclass(frozen=True)
@@ -142,6 +149,7 @@ class FramePipeline:
     _stable: Stabilizer = field(init=False)
     _settled: Reading | None = field(default=None, init=False)  # stable, while the table holds
     _reused: int = field(default=0, init=False)  # frames the settled reading was reused since it was read
+    _reread_every: int = field(default=1, init=False)  # the settled view's re-read interval now (frames)
     _waiting: tuple[Any, str, bool] = field(default=(None, "", False), init=False)  # (state, its sentence, counts hidden): one view per move, not per frame
 
     def __post_init__(self) -> None:
@@ -181,7 +189,7 @@ class FramePipeline:
             self._unsettle()
             return FrameStep(draw_scene(frame, [], waiting, HAND_WORDS, alarm=True), hand=True)
         if self._settled is not None and self.gate is not None and self.gate.same(frame) and \
-                (self._reused + 1 < self.reader.reread or not has_unknown(self._settled.view)):
+                (self._reused + 1 < self._reread_every or not has_unknown(self._settled.view)):
             # Nothing new to read: the last reading has settled and the table has not changed.
             # (Re-reading it would only feed the stabiliser a view it has already handed on.)
             self._reused += 1
@@ -193,6 +201,7 @@ class FramePipeline:
         if self.gate is not None and self._stable.holds(reading.view):
             if self._settled is None or not self.gate.same(frame):
                 self.gate.keep(frame)
+            self._reread_every = self._next_interval(reading)
             self._settled, self._reused = reading, 0
         else:
             self._unsettle()
@@ -211,6 +220,14 @@ class FramePipeline:
                 headline = COUNT_HIDDEN if hide_counts else drawn.sentence()
         return draw_scene(frame, labels_for(game, drawn, hide_counts), waiting, headline,
                           alarm=headline is not None and "unsure" in headline)
+
+    def _next_interval(self, reading: Reading) -> int:
+        """The re-read interval after `reading` held: doubled when a re-read of the settled view
+        found it again (readers with reread > 1 only), else the reader's own."""
+        base = self.reader.reread
+        if base > 1 and self._settled is not None and self._settled.view == reading.view:
+            return min(self._reread_every * 2, base * REREAD_BACKOFF)
+        return base
 
     def _unsettle(self) -> None:
         self._settled = None

@@ -182,7 +182,8 @@ def main(argv: list[str]) -> None:
     for tilt, score in (board_accuracy(range(boards), values=values) if boards else {}).items():
         print(f"tilt {tilt:>4}: cells {score.cells_right}/{score.cells} = {score.cell_rate:.2%}, "
               f"dice {score.dice_right}/{score.dice} = {score.dice_rate:.2%}; dice misread {score.misread}, left unread "
-              f"{score.missed}; tiles wrong {score.cells - score.cells_right - score.misread - score.missed}")
+              f"{score.missed}, part unsure {score.part_unsure}; tiles wrong "
+              f"{score.cells - score.cells_right - score.misread - score.missed - score.part_unsure}")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from rules.registry import engine_for
-from vision.pipeline import ChangeGate, FramePipeline, ReadContext, Reading
+from vision.pipeline import REREAD_BACKOFF, ChangeGate, FramePipeline, ReadContext, Reading
 
 
 def table(die_at: int = 100, seed: int = 0, gain: float = 1.0) -> np.ndarray:
@@ -65,4 +65,18 @@ def test_a_view_with_unknown_fields_is_read_again_as_often_as_its_reader_asks():
     run(every, [table(seed=i) for i in range(9)], ChangeGate())
     steps = run(third, [table(seed=i) for i in range(9)], ChangeGate())
     assert every.calls == 9
-    assert [s.read for s in steps] == [True] * 3 + [False, False, True] * 2
+    # settled on the third frame, read again 3 frames on; that found the same view, so next 6 on
+    assert [s.read for s in steps] == [True] * 3 + [False, False, True] + [False] * 3
+
+
+def test_a_reader_that_rereads_rarely_rereads_ever_more_rarely_while_nothing_changes():
+    # reread=2: settle (3 reads), then re-reads 2, 4, 8, 16, 16 frames apart while each finds the
+    # same view; a moved die is read at once, and the interval starts over from 2.
+    reader = Counting(unsure=True, reread=2)
+    still = [table(seed=i) for i in range(3 + 2 + 4 + 8 + 16 + 16)]
+    moved = [table(die_at=160, seed=100 + i) for i in range(5)]
+    steps = run(reader, still + moved, ChangeGate())
+    reads = [i for i, s in enumerate(steps) if s.read]
+    assert reads[:8] == [0, 1, 2, 4, 8, 16, 32, 48]
+    assert reads[8:] == [49, 50, 51] + [53]  # the moved die read at once, settled, then 2 frames on
+    assert REREAD_BACKOFF == 8
