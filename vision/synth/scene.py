@@ -142,7 +142,7 @@ def add_die(sc: _Scene, side: float, kind: str = "pip", body_name: str | None = 
     if wild:  # any body colour: no colour word fits it, so none is labelled
         name, body = None, variety.body_colour(rng)
     alpha, marble = 1.0, None
-    if kind == "pip" and sc.varied and rng.random() < 0.1:
+    if kind == "pip" and sc.varied and rng.random() < 0.1:  # more translucent dice, and clearer ones
         alpha = float(rng.uniform(0.45, 0.85))
     elif kind == "pip" and rng.random() < 0.12:
         alpha = float(rng.uniform(0.55, 0.85))  # translucent
