@@ -1,7 +1,8 @@
 """The die reader on pictures it never trained on, held to floors a little under what
 `python -m vision.training.reader_eval` measured (README "The die reader"): real valid split
-93.7% right / 98.4% of sure answers right / 4 wrong; hold-out style 43.6% / 92.8%. A reader that
-gets better keeps passing; one that starts answering wrong fails."""
+96.1% right / 98.0% of sure answers right / 5 wrong; hold-out style 65.4% / 98.6% (the first 30
+pictures: 70.8% / 100%). A reader that gets better keeps passing; one that starts answering
+wrong fails."""
 import numpy as np
 import pytest
 
@@ -33,10 +34,10 @@ def test_holdout_style_is_deterministic_and_labelled_inside_the_frame():
 def test_real_valid_split_floor(detector, value_model):
     t = eval_real(real_dice.REAL_DICE_DIR, "valid", detector, value_model=value_model).as_dict()
     assert t["labels"] == 255
-    assert t["recall"] >= 0.92 and t["precision_of_sure_answers"] >= 0.97
-    assert t["wrong_sure_answers"] <= 6
+    assert t["recall"] >= 0.94 and t["precision_of_sure_answers"] >= 0.97
+    assert t["wrong_sure_answers"] <= 7
 
 
 def test_holdout_style_floor(detector, value_model):
     t = eval_holdout(77, 30, detector, value_model=value_model).as_dict()
-    assert t["recall"] >= 0.3 and t["precision_of_sure_answers"] >= 0.85
+    assert t["recall"] >= 0.6 and t["precision_of_sure_answers"] >= 0.95
