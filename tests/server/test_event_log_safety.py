@@ -2,6 +2,7 @@
 failures are said in words; killed servers lose no acknowledged move."""
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import sqlite3
@@ -131,8 +132,8 @@ def _post(url: str, body: dict) -> dict | None:
     req = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
     try:
         return json.loads(urllib.request.urlopen(req, timeout=30).read())
-    except (urllib.error.URLError, ConnectionError, OSError):
-        return None  # killed mid-request: not acknowledged
+    except (urllib.error.URLError, ConnectionError, OSError, http.client.HTTPException):
+        return None  # killed mid-request or mid-answer (IncompleteRead): not acknowledged
 
 
 def _get(url: str) -> dict:
