@@ -22,6 +22,7 @@ def test_board_reading_accuracy(tilt, cells, dice):
     score = board_accuracy(range(2), tilts=(tilt,))[tilt]
     assert score.dice > 50
     assert score.misread == 0, score.errors
+    assert score.part_unsure == 0, score.errors  # counted in misread before part_unsure existed
     assert score.cell_rate >= cells, score.errors
     assert score.dice_rate >= dice, score.errors
 

@@ -8,10 +8,9 @@ import numpy as np
 
 from rules.diceline.board import LETTER
 from rules.diceline.components import LAYOUT_PATTERNS
-from vision.detector.die_values import DieValueModel
+from vision.detector.die_values import DieValueModel, load_value_model
 from vision.games.diceline.reader import read_cells
 from vision.games.diceline.spec import mat_layout
-from vision.detector.die_values import load_value_model
 from vision.synth.diceline_render import GAME_DICE, IVORY_DICE, DiceSet, camera, render_view
 from vision.tally import Tally, add_counts
 
