@@ -8,7 +8,7 @@ from vision.detector.die_crop import CROP_SIZE, crops_blob, square_crop
 from vision.detector.model import Detection
 from vision.detector.profile import DiceProfile, lab
 from vision.detector.slicing import detect_sliced, merge, tiles
-from vision.detector.value_rule import AGREE, SURE, ValueRule, decide
+from vision.detector.value_rule import AGREE, OVERRIDE, SURE, ValueRule, decide
 
 
 def _probs(value: int, p: float) -> np.ndarray:
@@ -39,15 +39,23 @@ def test_decide_agrees_or_says_unsure():
     assert decide(_probs(4, 0.95), None) == 4          # sure, nothing counted against it
     assert decide(_probs(4, SURE - 0.05), None) is None  # not sure enough alone
     assert decide(_probs(4, AGREE + 0.05), 4) == 4      # less sure, but the pips agree
-    assert decide(_probs(4, 0.999), 5) is None          # they disagree: unsure, never a guess
+    assert decide(_probs(4, SURE + 0.02), 5) is None    # they disagree: unsure, never a guess
     assert decide(_probs(4, AGREE - 0.05), 4) is None
+
+
+def test_a_very_sure_classifier_outvotes_the_pip_counter():
+    assert OVERRIDE > SURE
+    assert decide(_probs(4, OVERRIDE + 0.01), 5) == 4   # the counter misreads light or engraved pips
+    assert decide(_probs(4, OVERRIDE - 0.01), 5) is None
+    old = ValueRule(pip_check=True, sure=SURE, override=None)  # a profile taught before the override
+    assert decide(_probs(4, 0.999), 5, old) is None
 
 
 def test_a_taught_rule_without_the_pip_check_lets_the_classifier_answer_alone():
     alone = ValueRule(pip_check=False, sure=0.6)
     assert decide(_probs(4, 0.7), 5, alone) == 4        # a pip count that differs no longer vetoes
     assert decide(_probs(4, 0.5), 4, alone) is None     # nor does one that agrees lower the bar
-    assert decide(_probs(4, 0.7), 5) is None            # the shipped rule still vetoes
+    assert decide(_probs(4, 0.7), 5) is None            # the shipped rule still vetoes at 0.7
 
 
 def test_tiles_cover_the_frame_with_overlap():

@@ -84,3 +84,13 @@ def test_dataset_build_draws_the_asked_share_with_varied_looks(tmp_path):
 
 def _diff(jpeg: np.ndarray, img: np.ndarray) -> float:
     return float(np.abs(jpeg.astype(np.float32) - img).mean())
+
+
+def test_a_tilted_die_labels_its_visible_side_faces_below_its_top():
+    dice = [lb for i in range(20) for lb in render_image(7, i, kind="dice", varied=True).labels
+            if CLASSES[lb.cls].startswith("die_")]
+    assert any(lb.sides for lb in dice)
+    for lb in dice:
+        for s in lb.sides:
+            # far is up on screen: a side face seen from the camera never lies above its top face
+            assert (s[1] + s[3]) / 2 >= (lb.box[1] + lb.box[3]) / 2 - 1e-6

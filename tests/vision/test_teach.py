@@ -88,6 +88,13 @@ def test_profile_keeps_its_value_rule_and_colour_gate_and_reads_the_first_format
     (tmp_path / "v1.json").write_text(json.dumps(old))
     v1 = load_profile(tmp_path / "v1.json", "abc123")
     assert v1.rule == SHIPPED_RULE and not v1.colour_gate
+    # a format-2 rule saved before the override existed keeps its every-veto meaning
+    (tmp_path / "v2.json").write_text(json.dumps({**old, "format": 2, "rule": {"pip_check": True, "sure": 0.9}}))
+    assert load_profile(tmp_path / "v2.json", "abc123").rule.override is None
+    (tmp_path / "bad.json").write_text(json.dumps({**old, "format": 2, "rule": {"pip_check": True, "sure": 0.9,
+                                                                                 "override": 7}}))
+    with pytest.raises(ProfileError, match="override"):
+        load_profile(tmp_path / "bad.json", "abc123")
 
 
 def test_the_colour_gate_drops_boxes_of_no_taught_colour():

@@ -113,9 +113,13 @@ def load_profile(path: str | Path, model_sha: str) -> DiceProfile:
         colours = {str(k): [float(x) for x in v] for k, v in (d.get("colours") or {}).items()}
         conf = d.get("conf")
         r = d.get("rule")
-        rule = SHIPPED_RULE if r is None else ValueRule(bool(r["pip_check"]), float(r["sure"]))
+        # A rule saved before "override" existed let every differing pip count veto.
+        rule = SHIPPED_RULE if r is None else ValueRule(
+            bool(r["pip_check"]), float(r["sure"]), None if r.get("override") is None else float(r["override"]))
         if not 0.0 < rule.sure <= 1.0:
             raise ProfileError(f"{p}: the value rule's certainty must be in (0, 1], not {rule.sure}")
+        if rule.override is not None and not 0.0 < rule.override <= 1.0:
+            raise ProfileError(f"{p}: the value rule's override must be in (0, 1], not {rule.override}")
         prof = DiceProfile(str(d["model_sha"]), head, colours, float(conf) if conf is not None else None,
                            d.get("report") or {}, rule, bool(d.get("colour_gate", False)))
     except ProfileError:

@@ -8,7 +8,7 @@ import numpy as np
 
 from vision.detector.classes import CLASS_ID
 from vision.synth import cards, clutter, effects, textures, variety
-from vision.synth.cube import CubePose, draw_cube, draw_pips, outline, side_values
+from vision.synth.cube import CubePose, draw_cube, draw_pips, outline, side_values, visible_faces
 from vision.synth.palette import (DIE_BODIES, DIE_BODY_WEIGHTS, PIP_BLACK, PIP_GOLD, PIP_RED,
                                   PIP_WHITE, SHAPE_COLOURS)
 
@@ -32,6 +32,8 @@ class Label:
     box: tuple[float, float, float, float]
     color: str | None = None
     count: int | None = None
+    # A die's visible side faces, boxed like `box`: what a die reader must not take for a top face.
+    sides: tuple[tuple[float, float, float, float], ...] = ()
 
 
 @dataclass
@@ -58,6 +60,7 @@ class _Pending:
     poly: np.ndarray
     color: str | None = None
     count: int | None = None
+    sides: tuple[np.ndarray, ...] = ()
 
 
 def _pick_body(rng: np.random.Generator, only: str | None = None) -> tuple[str, np.ndarray]:
@@ -184,7 +187,8 @@ def add_die(sc: _Scene, side: float, kind: str = "pip", body_name: str | None = 
 
     top = draw_cube(sc.canvas, pose, body, sc.light, sc.ambient, decorate, alpha, marble, rng)
     cls = CLASS_ID[f"die_{value}"] if kind == "pip" else CLASS_ID["ubongo_die"]
-    p = _Pending(cls, top, name if kind == "pip" else None)
+    sides = tuple(f.polygon() for f in visible_faces(pose, sc.light) if not f.is_top)
+    p = _Pending(cls, top, name if kind == "pip" else None, sides=sides)
     sc.pending.append(p)
     return p
 
@@ -330,5 +334,7 @@ def render_image(seed: int, index: int, width: int = 320, height: int = 240,
             continue
         if (cx2 - cx1) * (cy2 - cy1) < 0.6 * (x2 - x1) * (y2 - y1):
             continue
-        out.labels.append(Label(p.cls, (float(cx1), float(cy1), float(cx2), float(cy2)), p.color, p.count))
+        sides = tuple((float(q[:, 0].min() / SS), float(q[:, 1].min() / SS), float(q[:, 0].max() / SS),
+                       float(q[:, 1].max() / SS)) for q in p.sides)
+        out.labels.append(Label(p.cls, (float(cx1), float(cy1), float(cx2), float(cy2)), p.color, p.count, sides))
     return out

@@ -3,8 +3,10 @@
 Every crop is cut by `vision.detector.die_crop.square_crop`, the function the reader uses at
 run time. Positives are dice (class = top value 1..6), with their box jittered the way the
 detector's boxes are off; class 0 ("no die") holds what the detector must not read as a die:
-Ubongo dice, bonus and number cards, spheres, clutter, bare table, and boxes that slid off a
-die onto its side faces.
+Ubongo dice, bonus and number cards, spheres, clutter, bare table, boxes that slid off a
+die onto its side faces, and (with `side_faces`) boxes on a tilted die's side face that is seen
+nearly square: a webcam looking across the table sees such a face below the top one, and the
+reader took it for a die of its own.
 """
 from __future__ import annotations
 
@@ -54,9 +56,23 @@ def _free_box(rng: np.random.Generator, w: int, h: int, taken: list) -> tuple | 
     return None
 
 
-def synthetic_crops(seed: int, index: int, varied: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+def _square_sides(lb, taken: list) -> list[tuple]:
+    """The label's side-face boxes that look like a face seen head-on (sides within 0.55 of each
+    other, 8 px and over) and hold no other die's top face."""
+    out = []
+    for b in lb.sides:
+        w, h = b[2] - b[0], b[3] - b[1]
+        if min(w, h) >= 8 and min(w, h) >= 0.55 * max(w, h) and not any(
+                _overlap(b, t) > 0.25 for t in taken if t is not lb.box):
+            out.append(b)
+    return out
+
+
+def synthetic_crops(seed: int, index: int, varied: float = 0.0,
+                    side_faces: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Crops and classes from one render of `seed` (deterministic); `varied` as in
-    `vision.training.dataset.is_varied`."""
+    `vision.training.dataset.is_varied`. side_faces adds "no die" crops on side faces seen
+    nearly square, drawn from their own random stream so that the other crops stay the same."""
     kind = KINDS[index % len(KINDS)]
     r = render_image(seed, index, kind=kind, varied=is_varied(index, varied))
     rng = np.random.default_rng([seed, index, 7])
@@ -76,6 +92,13 @@ def synthetic_crops(seed: int, index: int, varied: float = 0.0) -> tuple[np.ndar
         elif rng.random() < 0.5:
             crops.append(square_crop(r.image, jitter_box(rng, lb.box)))
             ys.append(NO_DIE)
+    if side_faces:
+        side_rng = np.random.default_rng([seed, index, 9])
+        for lb in r.labels:
+            if die_value(CLASSES[lb.cls]) is not None:
+                for b in _square_sides(lb, taken):
+                    crops.append(square_crop(r.image, jitter_box(side_rng, b)))
+                    ys.append(NO_DIE)
     for _ in range(2 if kind == "dice" else 1):
         b = _free_box(rng, w, h, taken)
         if b is not None:
@@ -86,17 +109,18 @@ def synthetic_crops(seed: int, index: int, varied: float = 0.0) -> tuple[np.ndar
     return np.stack(crops), np.array(ys, np.int64)
 
 
-def _job(args: tuple[int, int, int, float]) -> tuple[np.ndarray, np.ndarray]:
-    seed, start, stop, varied = args
-    parts = [synthetic_crops(seed, i, varied) for i in range(start, stop)]
+def _job(args: tuple[int, int, int, float, bool]) -> tuple[np.ndarray, np.ndarray]:
+    seed, start, stop, varied, side_faces = args
+    parts = [synthetic_crops(seed, i, varied, side_faces) for i in range(start, stop)]
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
-def build_synthetic(seed: int, images: int, workers: int = 1,
-                    varied: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
-    """Crops from `images` renders of `seed`, a share `varied` of them with the varied looks."""
+def build_synthetic(seed: int, images: int, workers: int = 1, varied: float = 0.0,
+                    side_faces: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Crops from `images` renders of `seed`, a share `varied` of them with the varied looks
+    (side_faces: see synthetic_crops)."""
     step = 100
-    jobs = [(seed, s, min(s + step, images), varied) for s in range(0, images, step)]
+    jobs = [(seed, s, min(s + step, images), varied, side_faces) for s in range(0, images, step)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as ex:
             parts = list(ex.map(_job, jobs))
@@ -129,8 +153,9 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--varied", type=float, default=0.0, help="share of renders with the varied looks")
+    ap.add_argument("--side-faces", action="store_true", help="add 'no die' crops on side faces seen nearly square")
     a = ap.parse_args()
-    x, y = build_synthetic(a.seed, a.images, a.workers, a.varied)
+    x, y = build_synthetic(a.seed, a.images, a.workers, a.varied, a.side_faces)
     a.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(a.out, x=x, y=y)
     print(f"{len(y)} crops -> {a.out}; per class {np.bincount(y, minlength=7).tolist()}")
