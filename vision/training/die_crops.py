@@ -15,9 +15,11 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.detector.classes import CLASSES, die_value
+from vision.detector.classes import CLASSES, DIE_CLASSES, die_value
 from vision.detector.die_crop import jitter_box, square_crop
 from vision.detector.image_io import read_image
+from vision.detector.model import Detector, load_detector
+from vision.detector.slicing import detect_sliced
 from vision.detector.value_rule import NO_DIE
 from vision.synth import render_image
 from vision.training import real_dice
@@ -144,6 +146,29 @@ def real_crops(root: Path, split: str, copies: int = 3, seed: int = 0) -> tuple[
     return np.stack(crops), np.array(ys, np.int64)
 
 
+def real_negatives(root: Path, split: str, detector: Detector, copies: int = 3,
+                   seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """"No die" crops of the real photos of one split: the detector's die boxes that hold no
+    labelled die's centre (on the webcam set, side faces seen below a die's top face)."""
+    rng = np.random.default_rng(seed)
+    crops, ys = [], []
+    for name in real_dice.split_names(root, split):
+        frame = read_image(root / "images" / name)
+        h, w = frame.shape[:2]
+        centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in
+                   (lb.box for lb in real_dice.read_labels(root, name, w, h))]
+        for d in detect_sliced(detector, frame, classes=set(DIE_CLASSES)):
+            x1, y1, x2, y2 = d.box
+            if any(x1 <= cx <= x2 and y1 <= cy <= y2 for cx, cy in centres):
+                continue
+            for k in range(copies):
+                crops.append(square_crop(frame, d.box if k == 0 else jitter_box(rng, d.box)))
+                ys.append(NO_DIE)
+    if not crops:
+        return np.zeros((0, 32, 32, 3), np.uint8), np.zeros(0, np.int64)
+    return np.stack(crops), np.array(ys, np.int64)
+
+
 def main() -> None:
     import argparse
 
@@ -154,8 +179,17 @@ def main() -> None:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--varied", type=float, default=0.0, help="share of renders with the varied looks")
     ap.add_argument("--side-faces", action="store_true", help="add 'no die' crops on side faces seen nearly square")
+    ap.add_argument("--real", metavar="SPLIT", help="crops of this split of the real webcam set instead of renders")
+    ap.add_argument("--real-negatives", action="store_true",
+                    help="with --real: add 'no die' crops of the shipped detector's boxes on no labelled die")
     a = ap.parse_args()
-    x, y = build_synthetic(a.seed, a.images, a.workers, a.varied, a.side_faces)
+    if a.real:
+        x, y = real_crops(real_dice.REAL_DICE_DIR, a.real)
+        if a.real_negatives:
+            nx, ny = real_negatives(real_dice.REAL_DICE_DIR, a.real, load_detector())
+            x, y = np.concatenate([x, nx]), np.concatenate([y, ny])
+    else:
+        x, y = build_synthetic(a.seed, a.images, a.workers, a.varied, a.side_faces)
     a.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(a.out, x=x, y=y)
     print(f"{len(y)} crops -> {a.out}; per class {np.bincount(y, minlength=7).tolist()}")
