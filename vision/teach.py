@@ -36,7 +36,7 @@ from vision.detector.model import Detector
 from vision.detector.pips import count_pips
 from vision.detector.profile import DiceProfile, lab
 from vision.detector.slicing import detect_sliced
-from vision.detector.value_rule import SHIPPED_RULE, ValueRule, decide, is_die
+from vision.detector.value_rule import SHIPPED_RULE, STRICT_RULE, ValueRule, decide, is_die
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 MAX_PHOTOS = 100
@@ -44,8 +44,9 @@ MAX_DICE_PER_PHOTO = 60
 DEFAULT_CONF = 0.25  # read_dice's own threshold
 CONF_CHOICES = (0.05, 0.1, 0.15, DEFAULT_CONF)
 LOW_CONF = min(CONF_CHOICES)
-# The value rules teaching may choose: the shipped one, or the classifier alone at a certainty.
-RULE_CHOICES = (SHIPPED_RULE, *(ValueRule(False, t) for t in (0.5, 0.6, 0.7, 0.8, 0.9)))
+# The value rules teaching may choose: the shipped one, one where every differing pip count
+# vetoes, or the classifier alone at a certainty.
+RULE_CHOICES = (SHIPPED_RULE, STRICT_RULE, *(ValueRule(False, t) for t in (0.5, 0.6, 0.7, 0.8, 0.9)))
 WRONG_COST = 5  # right answers a wrong one costs when choosing: unsure beats a guess
 MIN_PER_VALUE = 2  # labelled dice of each value 1..6 before the value layer is refitted
 COLOUR_WORD = re.compile(r"^[a-z][a-z-]{0,19}$")
@@ -305,7 +306,9 @@ class Choice:
 
     def caution(self) -> tuple:
         """Larger is more cautious: what breaks a tie between choices that read alike."""
-        return (self.conf, self.rule.pip_check, self.rule.sure, not self.gate, not self.taught_head)
+        never = 2.0  # no override: the pip counter always vetoes
+        return (self.conf, self.rule.pip_check, self.rule.sure,
+                never if self.rule.override is None else self.rule.override, not self.gate, not self.taught_head)
 
 
 def covers_values(seen: list[Seen]) -> bool:
@@ -378,6 +381,8 @@ def learned_words(report: dict) -> str:
     if rule.get("pip_check") is False:
         parts.append(f"a value is read by the classifier alone when it is at least {round(rule['sure'] * 100)}% sure "
                      "(the pip counter misread your dice)")
+    elif rule and rule.get("override") is None:
+        parts.append("a pip count that differs always makes a die unsure (the classifier was surely wrong on your dice)")
     if report.get("colour_gate"):
         names = ", ".join(report.get("colour_names") or [])
         parts.append(f"boxes of none of your dice's colours ({names}) are ignored: teach every colour you play with")

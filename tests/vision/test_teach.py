@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.detector.profile import DiceProfile, ProfileError, lab, load_profile
-from vision.detector.value_rule import SHIPPED_RULE, ValueRule
+from vision.detector.value_rule import SHIPPED_RULE, STRICT_RULE, ValueRule
 from vision.teach import TaughtDie, TeachError, Seen, fit_head, learn, learned_words, parse_label_line, read_folder
 
 
@@ -104,9 +104,9 @@ def test_the_colour_gate_drops_boxes_of_no_taught_colour():
     assert DiceProfile("x", None, gated.colours).admits(np.array([120, 160, 110], np.float32))
 
 
-def _seen_photo(values: list[int], said: list[int], p: float, rng) -> Seen:
+def _seen_photo(values: list[int], said: list[int], p: float, rng, pips: list[int] | None = None) -> Seen:
     """A photo as the reader saw it: one detection per labelled die (value `values[i]`), the
-    classifier saying `said[i]` with probability p, the pip counter always one off."""
+    classifier saying `said[i]` with probability p, the pip counter always one off (or `pips`)."""
     n = len(values)
     boxes = [(40.0 * i, 0.0, 40.0 * i + 30, 30.0) for i in range(n)]
     probs = np.full((n, 7), (1 - p) / 6, np.float32)
@@ -114,7 +114,8 @@ def _seen_photo(values: list[int], said: list[int], p: float, rng) -> Seen:
     logits = np.log(probs)
     feats = rng.normal(0, 1, (n, 64)).astype(np.float32)
     labels = [TaughtDie(b, v, None) for b, v in zip(boxes, values)]
-    return Seen(boxes, np.full(n, 0.9, np.float32), logits, feats, [v % 6 + 1 for v in values], [None] * n,
+    pips = pips if pips is not None else [v % 6 + 1 for v in values]
+    return Seen(boxes, np.full(n, 0.9, np.float32), logits, feats, pips, [None] * n,
                  list(range(n)), labels, np.repeat(feats, 4, 0), np.repeat(np.array(values), 4), np.repeat(logits, 4, 0))
 
 
@@ -127,6 +128,18 @@ def test_learning_drops_a_pip_check_that_vetoes_right_answers():
     assert prof.report["held_out_before"]["right"] == 0 and prof.report["held_out_after"]["right"] == 72
     assert prof.head is None and "every value 1-6" in prof.report["layer_note"]  # values 4-6 never shown
     assert "classifier alone when it is at least" in learned_words(prof.report)
+
+
+def test_learning_brings_back_the_pip_veto_where_the_classifier_is_surely_wrong():
+    rng = np.random.default_rng(2)
+    values = [1, 2, 3] * 6
+    # every 1 read as a 4 at 0.97, above the override; the pip counter right on every die
+    seen = [_seen_photo(values, [4, 2, 3] * 6, 0.97, rng, pips=values) for _ in range(4)]
+    prof = learn(seen, "x", lambda f, m: None, 0.0)
+    assert prof.report["held_out_before"]["wrong"] == 24
+    assert prof.rule == STRICT_RULE and prof.report["held_out_after"]["wrong"] == 0
+    assert prof.report["held_out_after"]["right"] == prof.report["held_out_before"]["right"] == 48
+    assert "always makes a die unsure" in learned_words(prof.report)
 
 
 def test_learning_keeps_the_shipped_reader_when_answering_alone_would_be_wrong():

@@ -40,6 +40,9 @@ class ValueRule:
 
 
 SHIPPED_RULE = ValueRule()
+# Every pip count that differs vetoes: the shipped rule before the override, kept for teaching to
+# choose where the classifier is surely wrong on a user's dice.
+STRICT_RULE = ValueRule(override=None)
 
 
 def is_die(probs: np.ndarray) -> bool:
