@@ -35,8 +35,9 @@ from vision.detector.image_io import read_image
 from vision.detector.model import Detector
 from vision.detector.pips import count_pips
 from vision.detector.profile import DiceProfile, lab
+from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
-from vision.detector.value_rule import SHIPPED_RULE, STRICT_RULE, ValueRule, decide, is_die
+from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, STRICT_RULE, ValueRule, decide, is_die
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 MAX_PHOTOS = 100
@@ -45,8 +46,13 @@ DEFAULT_CONF = 0.25  # read_dice's own threshold
 CONF_CHOICES = (0.05, 0.1, 0.15, DEFAULT_CONF)
 LOW_CONF = min(CONF_CHOICES)
 # The value rules teaching may choose: the shipped one, one where every differing pip count
-# vetoes, or the classifier alone at a certainty.
-RULE_CHOICES = (SHIPPED_RULE, STRICT_RULE, *(ValueRule(False, t) for t in (0.5, 0.6, 0.7, 0.8, 0.9)))
+# vetoes, the classifier alone at a certainty, or a pip count that agrees still enough (at
+# AGREE) while one that differs vetoes only below a lower certainty than the shipped override:
+# for dice whose pips the counter reads right on some dice and wrong on others, "alone" lost
+# the agreeing dice the classifier was less sure of (big dice of a new set, models/eval/teach.json).
+CERTAINTIES = (0.5, 0.6, 0.7, 0.8, 0.9)
+RULE_CHOICES = (SHIPPED_RULE, STRICT_RULE, *(ValueRule(False, t) for t in CERTAINTIES),
+                *(ValueRule(True, t, t) for t in CERTAINTIES if t < OVERRIDE))
 WRONG_COST = 5  # right answers a wrong one costs when choosing: unsure beats a guess
 MIN_PER_VALUE = 2  # labelled dice of each value 1..6 before the value layer is refitted
 COLOUR_WORD = re.compile(r"^[a-z][a-z-]{0,19}$")
@@ -253,10 +259,12 @@ def read_seen(s: Seen, probs: np.ndarray, conf: float, rule: ValueRule, prof: Di
     """Score one photo as the reader would read it with these probabilities, threshold, value
     rule, colour names and colour gate."""
     score.labels += len(s.labels)
-    for i in np.nonzero(s.scores >= conf)[0]:
-        p = probs[i]
-        if not is_die(p) or not prof.admits(s.colours[i]):
+    kept = [i for i in np.nonzero(s.scores >= conf)[0] if is_die(probs[i]) and prof.admits(s.colours[i])]
+    sides = side_faces([s.boxes[i] for i in kept])
+    for k, i in enumerate(kept):
+        if k in sides:
             continue
+        p = probs[i]
         v = decide(p, s.pips[i], rule)
         j = s.match[i]
         if v is None:
@@ -383,6 +391,9 @@ def learned_words(report: dict) -> str:
                      "(the pip counter misread your dice)")
     elif rule and rule.get("override") is None:
         parts.append("a pip count that differs always makes a die unsure (the classifier was surely wrong on your dice)")
+    elif rule and rule["override"] < OVERRIDE:
+        parts.append(f"a value is read by the classifier when it is at least {round(rule['override'] * 100)}% sure, "
+                     "or less sure where the pip counter agrees (the pip counter misread some of your dice)")
     if report.get("colour_gate"):
         names = ", ".join(report.get("colour_names") or [])
         parts.append(f"boxes of none of your dice's colours ({names}) are ignored: teach every colour you play with")

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.detector.profile import DiceProfile, ProfileError, lab, load_profile
-from vision.detector.value_rule import SHIPPED_RULE, STRICT_RULE, ValueRule
+from vision.detector.value_rule import SHIPPED_RULE, STRICT_RULE, ValueRule, decide
 from vision.teach import TaughtDie, TeachError, Seen, fit_head, learn, learned_words, parse_label_line, read_folder
 
 
@@ -124,10 +124,32 @@ def test_learning_drops_a_pip_check_that_vetoes_right_answers():
     seen = [_seen_photo([1, 2, 3] * 6, [1, 2, 3] * 6, 0.75, rng) for _ in range(4)]
     prof = learn(seen, "x", lambda f, m: None, 0.0)
     assert prof.report["kept"] == "taught"
-    assert prof.rule.pip_check is False and prof.rule.sure <= 0.75
+    probs = np.full(7, 0.25 / 6, np.float32)
+    probs[2] = 0.75
+    assert decide(probs, 3, prof.rule) == 2  # a 75% sure classifier now outvotes the pip count
     assert prof.report["held_out_before"]["right"] == 0 and prof.report["held_out_after"]["right"] == 72
     assert prof.head is None and "every value 1-6" in prof.report["layer_note"]  # values 4-6 never shown
-    assert "classifier alone when it is at least" in learned_words(prof.report)
+    assert "the pip counter misread" in learned_words(prof.report)
+
+
+def test_learning_keeps_the_pip_counter_where_it_agrees_and_drops_its_veto_where_not():
+    rng = np.random.default_rng(1)
+    values = [1, 2, 3, 4, 5, 6] * 3
+    half = len(values) // 2
+    # the first half: the counter right and the classifier only 0.45 sure; the second: the
+    # counter one off and the classifier 0.85 sure. The shipped rule reads only the first half,
+    # the classifier alone (at 0.5 or more) only the second.
+    pips = values[:half] + [v % 6 + 1 for v in values[half:]]
+    seen = []
+    for _ in range(4):
+        s = _seen_photo(values, values, 0.85, rng, pips=pips)
+        s.logits[:half] = np.log(np.where(np.eye(7)[values[:half]] > 0, 0.45, 0.55 / 6)).astype(np.float32)
+        seen.append(s)
+    prof = learn(seen, "x", lambda f, m: None, 0.0)
+    assert prof.report["held_out_before"]["right"] == 36
+    assert prof.report["held_out_after"]["right"] == 72 and prof.report["held_out_after"]["wrong"] == 0
+    assert prof.rule.pip_check and prof.rule.override <= 0.85
+    assert "less sure where the pip counter agrees" in learned_words(prof.report)
 
 
 def test_learning_brings_back_the_pip_veto_where_the_classifier_is_surely_wrong():

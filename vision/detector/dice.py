@@ -17,6 +17,7 @@ from vision.detector.die_values import DieValueModel, load_value_model
 from vision.detector.model import Detection, Detector, load_detector
 from vision.detector.pips import count_pips
 from vision.detector.profile import DiceProfile
+from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
 from vision.detector.value_rule import SHIPPED_RULE, decide, is_die
 
@@ -56,6 +57,7 @@ def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float =
     profile: a user's taught profile (`vision.detector.profile`): its value layer, its colour
     names, its detection threshold and its value rule replace the general ones, and with its
     colour gate a box of none of the set's colours is dropped.
+    A box on the side face right under another die's top face is dropped (`side_faces`).
     """
     if value_source not in VALUE_SOURCES:
         raise ValueError(f"value_source must be one of {VALUE_SOURCES}")
@@ -67,7 +69,9 @@ def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float =
                              else det.detect(frame, conf=conf, classes=classes))
     # Only the "reader" source reads values with the classifier; the others never pay for it.
     model = (value_model or load_value_model()) if value_source == "reader" else None
-    return read_boxes(frame, dets, model, value_source, profile)
+    readings = read_boxes(frame, dets, model, value_source, profile)
+    sides = side_faces([r.box for r in readings])
+    return [r for i, r in enumerate(readings) if i not in sides]
 
 
 def read_boxes(frame: np.ndarray, dets: list[Detection], model: DieValueModel | None,

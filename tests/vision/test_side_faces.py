@@ -1,0 +1,55 @@
+"""The side face under a die's top face is not read as a die of its own."""
+import numpy as np
+
+from vision.detector.dice import read_dice
+from vision.detector.model import Detection
+from vision.detector.side_faces import is_side_face, side_faces
+
+TOP = (100.0, 100.0, 140.0, 136.0)  # a top face 40 wide, 36 high
+
+
+def test_a_low_box_right_under_a_face_is_its_side():
+    assert is_side_face((102.0, 134.0, 139.0, 158.0), TOP)   # starts inside the face's box
+    assert is_side_face((98.0, 138.0, 141.0, 162.0), TOP)    # starts just below it
+
+
+def test_a_die_in_the_row_below_is_not_a_side_face():
+    assert not is_side_face((100.0, 150.0, 140.0, 186.0), TOP)   # a side face further down, as tall
+    assert not is_side_face((100.0, 145.0, 140.0, 170.0), TOP)   # lower, but 0.25 of a face below
+    assert not is_side_face((125.0, 136.0, 165.0, 160.0), TOP)   # off to the side
+    assert not is_side_face((100.0, 136.0, 180.0, 160.0), TOP)   # twice as wide
+    assert not is_side_face((100.0, 136.0, 140.0, 172.0), TOP)   # as tall as the face
+    assert not is_side_face((100.0, 64.0, 140.0, 100.0), TOP)    # above it
+
+
+def test_side_faces_names_only_the_lower_box():
+    boxes = [TOP, (101.0, 135.0, 139.0, 158.0), (200.0, 100.0, 240.0, 136.0)]
+    assert side_faces(boxes) == {1}
+    assert side_faces([TOP]) == set() and side_faces([]) == set()
+    assert side_faces([(0.0, 0.0, 0.0, 0.0), TOP]) == set()  # a degenerate box is nobody's face
+
+
+class _Fixed:
+    def __init__(self, dets):
+        self.dets = dets
+
+    def detect(self, frame, conf=0.25, iou=0.5, classes=None, imgsz=None):
+        return list(self.dets)
+
+
+class _SureFive:
+    def probabilities(self, crops, profile=None):
+        p = np.full((len(crops), 7), 0.005, np.float32)
+        p[:, 5] = 0.97
+        return p
+
+
+def test_the_reader_drops_a_side_face_and_keeps_the_die_below_it():
+    frame = np.full((300, 320, 3), 30, np.uint8)
+    frame[100:136, 100:140] = 230
+    frame[136:160, 100:140] = 180
+    frame[180:216, 100:140] = 230
+    dets = [Detection("die_5", TOP, 0.9), Detection("die_4", (100, 136, 140, 160), 0.6),
+            Detection("die_5", (100, 180, 140, 216), 0.9)]
+    got = read_dice(frame, _Fixed(dets), value_model=_SureFive(), sliced=False)
+    assert sorted(r.box for r in got) == [TOP, (100, 180, 140, 216)]
