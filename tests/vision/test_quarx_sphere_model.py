@@ -11,7 +11,7 @@ from vision.games.quarx.cards import top_down
 from vision.games.quarx.sphere_model import count_blobs, count_by_shape, load_sphere_model
 from vision.synth.holdout_quarx import render_quarx_holdout
 from vision.synth.quarx_shapes import CARD_H, CARD_W, SPHERE, PlacedShape, render_shape_card
-from vision.training.sphere_classifier import OTHER_CLASS, SPHERE_CLASS, UNSURE_CLASS, label
+from vision.training.sphere_classifier import OTHER_CLASS, SPHERE_CLASS, UNSURE_CLASS, label, label_by_count
 
 PAPER = (235, 240, 245)
 
@@ -54,6 +54,23 @@ def test_a_blob_is_labelled_from_the_drawn_masks():
     assert label(ball & (xx < 60), shapes) == UNSURE_CLASS  # half a sphere: no count
     assert label(ball | cube, shapes) == UNSURE_CLASS  # two shapes in one blob
     assert label((abs(xx - 100) <= 3) & (abs(yy - 200) <= 40), shapes) == OTHER_CLASS  # a line, no shape
+
+
+def test_labels_that_follow_the_count_say_how_many_spheres_a_blob_adds():
+    yy, xx = np.mgrid[0:CARD_H, 0:CARD_W]
+    ball = (xx - 60) ** 2 + (yy - 60) ** 2 <= 15 ** 2
+    ball2 = (xx - 60) ** 2 + (yy - 200) ** 2 <= 15 ** 2
+    cube = (abs(xx - 150) <= 12) & (abs(yy - 60) <= 12)
+    shadow = (abs(xx - 70) <= 25) & (abs(yy - 75) <= 20)
+    shapes = [PlacedShape(SPHERE, ball), PlacedShape(SPHERE, ball2), PlacedShape("cube", cube)]
+    assert label_by_count(ball, shapes) == SPHERE_CLASS
+    assert label_by_count(ball | shadow, shapes) == SPHERE_CLASS   # its shadow adds no sphere
+    assert label_by_count(ball & (yy > 52), shapes) == SPHERE_CLASS  # the highlight lost to the paper
+    assert label_by_count(ball | cube, shapes) == SPHERE_CLASS     # one sphere, whatever touches it
+    assert label_by_count(cube & (xx < 150), shapes) == OTHER_CLASS  # a piece of a cube adds nothing
+    assert label_by_count(ball & (yy < 52), shapes) == UNSURE_CLASS  # a piece of a sphere: no count
+    assert label_by_count(ball | ball2, shapes) == UNSURE_CLASS    # two spheres in one blob
+    assert label_by_count((abs(xx - 100) <= 3) & (abs(yy - 200) <= 40), shapes) == OTHER_CLASS
 
 
 @pytest.fixture(scope="module")
