@@ -1,4 +1,10 @@
-"""The vision subcommands of `tablesight`: dice, quarx, dataset, train, eval, bench."""
+"""The vision subcommands of `tablesight`: dice, quarx, dataset, train, eval, bench.
+
+Each subcommand imports what it needs when it runs, not at the top: `tablesight serve` and
+`--help` should not wait for onnxruntime and OpenCV to load, and the training commands need the
+optional `train` extra (torch, ultralytics), which a plain install does not have. No import here
+hides a cycle: vision never imports server.
+"""
 from __future__ import annotations
 
 import argparse
