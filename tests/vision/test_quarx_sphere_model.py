@@ -115,3 +115,17 @@ def test_doubtful_shapes_make_the_count_unsure_never_smaller():
     assert count_blobs([touching], probs) == 1  # counted by its parts
     unsplit = _blob((87, 64, 147, 164), notched=True)
     assert count_blobs([unsplit], {id(unsplit): several}) is None
+    # a sphere touching a cone, one blob that would not split, mostly cone to the classifier
+    assert count_blobs([unsplit], {id(unsplit): np.array([0.15, 0.68, 0.17])}) is None
+    assert count_blobs([unsplit], {id(unsplit): np.array([0.02, 0.96, 0.02])}) == 0
+
+
+def test_a_printed_frame_is_taken_away_from_the_shapes_that_touch_it():
+    card = _card_with((60, 80, 20), (150, 250, 18))
+    cv2.rectangle(card, (14, 14), (CARD_W - 15, CARD_H - 15), (60, 40, 120), 5)
+    cv2.circle(card, (120, CARD_H - 15 - 14), 14, (40, 60, 200), -1, cv2.LINE_AA)  # sits on the frame
+    blobs = card_blobs(card, 45)
+    assert all(max(b.box[2] - b.box[0], b.box[3] - b.box[1]) < 60 for b in blobs)  # no frame-sized blob
+    centres = sorted(((b.box[0] + b.box[2]) / 2, (b.box[1] + b.box[3]) / 2) for b in blobs)
+    assert len(centres) == 3
+    assert abs(centres[1][0] - 120) <= 3 and abs(centres[1][1] - (CARD_H - 29)) <= 4

@@ -28,6 +28,13 @@ MAX_HOLE = 48 * 48  # px: a hole this large inside a blob is paper, not a shape'
 # A blob no thicker than this (the radius of the largest disc inside, px) is a line or a sliver,
 # never a shape: the smallest sphere has a radius of 6.
 MIN_THICKNESS = 4.0
+# A blob this long (px; the card is 240 x 340) and thinner than FRAME_THIN of its length is a
+# printed frame or line with shapes touching it (validation cards, seed 999: shapes are under 150
+# px long; frames 199 px and more, at most 0.092 as thick as long alone and 0.11 with a big
+# sphere on them).
+FRAME_SIDE = 180
+FRAME_THIN = 0.2
+LINE_WIDTH = 4  # px: the least half-width of the opening that takes a printed line away
 
 
 @dataclass
@@ -119,22 +126,48 @@ def card_blobs(card: np.ndarray, cut: int, diff: np.ndarray | None = None) -> li
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = _fill_small_holes(mask)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
-    out = []
+    out: list[Blob] = []
     for i in range(1, n):
         x, y, bw, bh, _ = (int(v) for v in stats[i])
-        if max(bw, bh) < MIN_SIDE:
-            continue
-        one = labels[y:y + bh, x:x + bw] == i
-        blob = _blob(card, one, x, y, inner)
-        if blob.thickness < MIN_THICKNESS:
-            continue
-        contours, _ = cv2.findContours(one.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        c = max(contours, key=cv2.contourArea)
-        solidity = cv2.contourArea(c) / max(1.0, cv2.contourArea(cv2.convexHull(c)))
-        if solidity < MERGED_SOLIDITY or notches(c) >= 2:  # shapes that touch (vision.games.quarx.spheres)
-            pad = 1  # the erosion needs the background round the blob
-            window = np.pad(one, pad)
-            blob.notched = True
-            blob.parts = [_blob(card, p[pad:-pad, pad:-pad], x, y, inner) for p in _split(window)]
-        out.append(blob)
+        if max(bw, bh) >= MIN_SIDE:
+            out += _shapes(card, labels[y:y + bh, x:x + bw] == i, x, y, inner)
     return out
+
+
+def _shapes(card: np.ndarray, one: np.ndarray, x: int, y: int, inner: tuple[int, int, int, int],
+            line_removed: bool = False) -> list[Blob]:
+    """The blob `one` (a window of the card at x, y), or what is left of it once a printed line
+    is taken away; [] for a line or a sliver."""
+    blob = _blob(card, one, x, y, inner)
+    if blob.thickness < MIN_THICKNESS:
+        return []
+    long_side = max(one.shape)
+    if not line_removed and long_side >= FRAME_SIDE and blob.thickness < FRAME_THIN * long_side:
+        # A printed frame or a long line with shapes touching it. The line is never a shape,
+        # and a crop of the whole would shrink what touches it to nothing: a sphere on a
+        # card's frame was counted as no sphere, sure (validation cards, seed 999). The shapes
+        # are what an opening wider than the line leaves (its half-width: the distance to the
+        # outline along the line's ridge, measured where most of the blob's ridge lies).
+        dist = cv2.distanceTransform(np.pad(one, 1).astype(np.uint8), cv2.DIST_L2, 5)[1:-1, 1:-1]
+        ridge = (dist > 0) & (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8)))
+        half = max(LINE_WIDTH, int(np.ceil(np.median(dist[ridge]))) + 1)
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * half + 1,) * 2)
+        # Padded: erosion takes what lies beyond the window for foreground.
+        opened = cv2.morphologyEx(np.pad(one, half + 1).astype(np.uint8), cv2.MORPH_OPEN,
+                                  disc)[half + 1:-half - 1, half + 1:-half - 1]
+        k, parts, stats, _ = cv2.connectedComponentsWithStats(opened)
+        out = []
+        for j in range(1, k):
+            px, py, pw, ph, _ = (int(v) for v in stats[j])
+            if max(pw, ph) >= MIN_SIDE:
+                out += _shapes(card, parts[py:py + ph, px:px + pw] == j, x + px, y + py, inner, True)
+        return out
+    contours, _ = cv2.findContours(one.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    c = max(contours, key=cv2.contourArea)
+    solidity = cv2.contourArea(c) / max(1.0, cv2.contourArea(cv2.convexHull(c)))
+    if solidity < MERGED_SOLIDITY or notches(c) >= 2:  # shapes that touch (vision.games.quarx.spheres)
+        pad = 1  # the erosion needs the background round the blob
+        window = np.pad(one, pad)
+        blob.notched = True
+        blob.parts = [_blob(card, p[pad:-pad, pad:-pad], x, y, inner) for p in _split(window)]
+    return [blob]

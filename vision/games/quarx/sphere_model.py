@@ -24,11 +24,15 @@ SPHERE_CLASS, OTHER_CLASS, UNSURE_CLASS = 0, 1, 2
 # "part of a shape, or several" at most UNSURE_MAX (a non-sphere need not be told from that).
 # Chosen on fresh cards of the training looks (120 of our footage's, 240 randomised; 0 wrong),
 # never on the hold-out style.
-SURE, NOT_SPHERE, UNSURE_MAX = 0.9, 0.4, 0.5
+SURE, NOT_SPHERE, UNSURE_MAX = 0.9, 0.3, 0.5
 # A notched blob (shapes that touch) is "not a sphere" as a whole only when "several shapes" is
 # at most this likely: a sphere touching a cone was once called not a sphere (0.05 sphere, 0.43
 # unsure) and a footage reveal applied one short.
 NOTCHED_UNSURE_MAX = 0.2
+# ... and only when a sphere is at most this likely: a blue sphere touching a blue cone, one blob
+# that would not split, was called 0.15 sphere, 0.68 not, and a hands-free reveal (game 15 of
+# `tablesight handsfree-eval`) was applied one short.
+NOTCHED_NOT_SPHERE = 0.05
 
 
 class SphereModel:
@@ -83,8 +87,9 @@ def count_blobs(blobs: list[Blob], probs: dict[int, np.ndarray]) -> int | None:
     when any is in doubt."""
     n = 0
     for blob in blobs:
-        whole = _verdict(probs[id(blob)], blob)
-        if whole == 0 and blob.notched and probs[id(blob)][UNSURE_CLASS] > NOTCHED_UNSURE_MAX:
+        pr = probs[id(blob)]
+        whole = _verdict(pr, blob)
+        if whole == 0 and blob.notched and (pr[UNSURE_CLASS] > NOTCHED_UNSURE_MAX or pr[SPHERE_CLASS] > NOTCHED_NOT_SPHERE):
             whole = None  # maybe shapes that touch, one a sphere: by the parts, or not at all
         if whole is None and blob.parts:
             parts = [_verdict(probs[id(p)], p) for p in blob.parts]
