@@ -70,10 +70,15 @@ RIM_STRIP = 2.5
 NOT_SPHERE_AT_RIM = 0.1
 
 
+def _no_shape(blob: Blob) -> bool:
+    """A line, or a strip along the rim: no shape, whatever the classifier says."""
+    x1, y1, x2, y2 = blob.box
+    return blob.thickness < MIN_THICKNESS or (blob.at_edge and max(x2 - x1, y2 - y1) > RIM_STRIP * min(x2 - x1, y2 - y1))
+
+
 def _verdict(p: np.ndarray, blob: Blob) -> int | None:
     """1 for a sure sphere, 0 for a sure non-sphere, None otherwise."""
-    x1, y1, x2, y2 = blob.box
-    if blob.thickness < MIN_THICKNESS or (blob.at_edge and max(x2 - x1, y2 - y1) > RIM_STRIP * min(x2 - x1, y2 - y1)):
+    if _no_shape(blob):
         return 0
     if p[SPHERE_CLASS] >= SURE:
         return 1
@@ -89,7 +94,8 @@ def count_blobs(blobs: list[Blob], probs: dict[int, np.ndarray]) -> int | None:
     for blob in blobs:
         pr = probs[id(blob)]
         whole = _verdict(pr, blob)
-        if whole == 0 and blob.notched and (pr[UNSURE_CLASS] > NOTCHED_UNSURE_MAX or pr[SPHERE_CLASS] > NOTCHED_NOT_SPHERE):
+        if (whole == 0 and blob.notched and not _no_shape(blob)
+                and (pr[UNSURE_CLASS] > NOTCHED_UNSURE_MAX or pr[SPHERE_CLASS] > NOTCHED_NOT_SPHERE)):
             whole = None  # maybe shapes that touch, one a sphere: by the parts, or not at all
         if whole is None and blob.parts:
             parts = [_verdict(probs[id(p)], p) for p in blob.parts]
