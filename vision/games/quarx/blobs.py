@@ -6,6 +6,8 @@ blobs), so the classifier never sees a framing it was not taught:
 - what differs from the card's paper by more than a contrast cut is printed art; a hole inside
   a blob smaller than a big sphere is filled (a metal sphere's mirrored sky, a ring's middle),
   so one shape is one blob;
+- a blob as long as a card's side and thin for it is a printed frame or line with shapes
+  touching it: the line is taken away and what it touched are the blobs;
 - a notched blob is shapes that touch: it is also offered split at the narrowest erosion that
   parts it, each pixel going to the nearest core;
 - each blob becomes a square crop around its box (`vision.detector.die_crop.square_crop`).
