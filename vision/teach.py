@@ -46,8 +46,8 @@ DEFAULT_CONF = 0.25  # read_dice's own threshold
 CONF_CHOICES = (0.05, 0.1, 0.15, DEFAULT_CONF)
 LOW_CONF = min(CONF_CHOICES)
 # The value rules teaching may choose: the shipped one, one where every differing pip count
-# vetoes, the classifier alone at a certainty, or a pip count that agrees still enough (at
-# AGREE) while one that differs vetoes only below a lower certainty than the shipped override:
+# vetoes, the classifier alone at a certainty, or one where a pip count that agrees is still
+# enough at AGREE while one that differs vetoes only below a lower certainty than the shipped override:
 # for dice whose pips the counter reads right on some dice and wrong on others, "alone" lost
 # the agreeing dice the classifier was less sure of (big dice of a new set, models/eval/teach.json).
 CERTAINTIES = (0.5, 0.6, 0.7, 0.8, 0.9)

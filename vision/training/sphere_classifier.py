@@ -59,7 +59,7 @@ def label(blob_mask: np.ndarray, shapes: list[PlacedShape]) -> int:
     return SPHERE_CLASS if shape.kind == SPHERE else OTHER_CLASS
 
 
-# Labels that follow the count (v4 on): what matters is how many spheres a blob adds to the card's
+# Labels that follow the count (v6 on): what matters is how many spheres a blob adds to the card's
 # count. The shape labels above leave most cards uncountable even for a perfect classifier: on
 # the 240 randomised validation cards (seed 999) counting with each blob's true label reads 36
 # right, because a contrast cut often takes only 50-75% of a shaded sphere (its highlight is as
