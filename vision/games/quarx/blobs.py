@@ -14,6 +14,7 @@ blobs), so the classifier never sees a framing it was not taught:
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import cv2
@@ -127,13 +128,16 @@ def card_blobs(card: np.ndarray, cut: int, diff: np.ndarray | None = None) -> li
     mask[INSET:h - INSET, INSET:w - INSET] = (diff > cut).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = _fill_small_holes(mask)
+    return [b for one, x, y in _components(mask) for b in _shapes(card, one, x, y, inner)]
+
+
+def _components(mask: np.ndarray) -> Iterator[tuple[np.ndarray, int, int]]:
+    """Each connected part of `mask` at least MIN_SIDE long: its window (bool) and top left x, y."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
-    out: list[Blob] = []
     for i in range(1, n):
         x, y, bw, bh, _ = (int(v) for v in stats[i])
         if max(bw, bh) >= MIN_SIDE:
-            out += _shapes(card, labels[y:y + bh, x:x + bw] == i, x, y, inner)
-    return out
+            yield labels[y:y + bh, x:x + bw] == i, x, y
 
 
 def _shapes(card: np.ndarray, one: np.ndarray, x: int, y: int, inner: tuple[int, int, int, int],
@@ -157,13 +161,7 @@ def _shapes(card: np.ndarray, one: np.ndarray, x: int, y: int, inner: tuple[int,
         # Padded: erosion takes what lies beyond the window for foreground.
         opened = cv2.morphologyEx(np.pad(one, half + 1).astype(np.uint8), cv2.MORPH_OPEN,
                                   disc)[half + 1:-half - 1, half + 1:-half - 1]
-        k, parts, stats, _ = cv2.connectedComponentsWithStats(opened)
-        out = []
-        for j in range(1, k):
-            px, py, pw, ph, _ = (int(v) for v in stats[j])
-            if max(pw, ph) >= MIN_SIDE:
-                out += _shapes(card, parts[py:py + ph, px:px + pw] == j, x + px, y + py, inner, True)
-        return out
+        return [b for part, px, py in _components(opened) for b in _shapes(card, part, x + px, y + py, inner, True)]
     contours, _ = cv2.findContours(one.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     c = max(contours, key=cv2.contourArea)
     solidity = cv2.contourArea(c) / max(1.0, cv2.contourArea(cv2.convexHull(c)))
