@@ -20,32 +20,35 @@ from vision.training.train import RUNS
 CLASSES = 7
 
 
-def build_model(classes: int = CLASSES):
-    """The small CNN on 32 px crops; `classes` outputs (the Quarx sphere classifier has 3)."""
+def build_model(classes: int = CLASSES, channels: int = 3):
+    """The small CNN on 32 px crops; `classes` outputs (the Quarx sphere classifier has 3);
+    `channels`: 3 (RGB), or 4 with a mask of what the crop is of (the sphere classifier, v8 on)."""
     import torch.nn as nn
 
     def conv(cin: int, cout: int) -> list:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
     # About 8 M multiply-adds per crop: a frame's dozen dice cost well under a millisecond.
-    return nn.Sequential(*conv(3, 16), nn.MaxPool2d(2), *conv(16, 32), *conv(32, 32), nn.MaxPool2d(2),
+    return nn.Sequential(*conv(channels, 16), nn.MaxPool2d(2), *conv(16, 32), *conv(32, 32), nn.MaxPool2d(2),
                          *conv(32, 64), *conv(64, 64), nn.MaxPool2d(2),
                          nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(64, classes))
 
 
 def augment(x, gen):
-    """x: N x 3 x S x S float in 0..1 (a torch tensor); returns an augmented copy."""
+    """x: N x C x S x S float in 0..1 (a torch tensor; channels past the third are masks: turned
+    and mirrored with the colours, nothing else); returns an augmented copy."""
     import torch
 
+    x, extra = x[:, :3], x[:, 3:]
     n = x.shape[0]
     perm = torch.stack([torch.randperm(3, generator=gen) for _ in range(n)])
     x = torch.gather(x, 1, perm[:, :, None, None].expand_as(x))
     inv = torch.rand(n, generator=gen) < 0.2
     x[inv] = 1 - x[inv]
     k = int(torch.randint(0, 4, (1,), generator=gen))
-    x = torch.rot90(x, k, (2, 3))
+    x, extra = torch.rot90(x, k, (2, 3)), torch.rot90(extra, k, (2, 3))
     if torch.rand(1, generator=gen) < 0.5:
-        x = torch.flip(x, (3,))
+        x, extra = torch.flip(x, (3,)), torch.flip(extra, (3,))
     grey = torch.rand(n, generator=gen) < 0.15
     x[grey] = x[grey].mean(1, keepdim=True).expand(-1, 3, -1, -1)
     c = torch.empty(n, 1, 1, 1).uniform_(0.6, 1.4, generator=gen)
@@ -53,13 +56,15 @@ def augment(x, gen):
     m = x.mean((1, 2, 3), keepdim=True)
     x = (x - m) * c + m + b
     x = x + torch.randn(x.shape, generator=gen) * torch.empty(n, 1, 1, 1).uniform_(0, 0.06, generator=gen)
-    return x.clamp(0, 1)
+    return torch.cat([x.clamp(0, 1), extra], 1)
 
 
 def _tensor(x: np.ndarray):
+    """uint8 N x S x S x C crops, BGR then any masks -> float N x C x S x S, RGB then the masks."""
     import torch
 
-    return torch.from_numpy(np.ascontiguousarray(x[:, :, :, ::-1].transpose(0, 3, 1, 2))).float() / 255.0
+    x = np.concatenate([x[:, :, :, 2::-1], x[:, :, :, 3:]], axis=3)
+    return torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2))).float() / 255.0
 
 
 def train(x: np.ndarray, y: np.ndarray, epochs: int = 12, batch: int = 128, lr: float = 3e-3,
@@ -109,8 +114,9 @@ def predict(model, x: np.ndarray, batch: int = 512) -> np.ndarray:
 
 
 def export(model, out: Path) -> Path:
-    """ONNX with a dynamic batch: N x 3 x 32 x 32 RGB 0..1 in; N x 7 logits and the N x 64
-    features under them out (a user's profile retrains only the last layer on the features)."""
+    """ONNX with a dynamic batch: N x C x 32 x 32 (RGB 0..1, then any mask) in; N x 7 logits and
+    the N x 64 features under them out (a user's profile retrains only the last layer on the
+    features)."""
     import torch
     import torch.nn as nn
 
@@ -124,7 +130,7 @@ def export(model, out: Path) -> Path:
             return self.head(f), f
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
+    dummy = torch.zeros(1, model[0].in_channels, CROP_SIZE, CROP_SIZE)
     torch.onnx.export(WithFeatures(model.eval()).eval(), dummy, str(out), input_names=["crops"],
                       output_names=["logits", "features"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}, "features": {0: "n"}},

@@ -17,7 +17,10 @@ or by the spheres it adds to the card's count (`--labels count`, `label_by_count
 (whatever touches it), or two or a piece of one (unsure).
 
 The network is the die classifier's small CNN (`vision.training.die_classifier`) with three
-outputs; it trains in minutes on a laptop CPU. Needs the `train` extra (torch).
+outputs; it trains in minutes on a laptop CPU. With `--masks` (v8 on) it also sees the blob's own
+mask as a fourth channel: which pixels of the crop the blob is, so "the whole of a sphere" and "a
+piece of one" need not be guessed from a crop that also shows the neighbours. Needs the `train`
+extra (torch).
 """
 from __future__ import annotations
 
@@ -110,10 +113,10 @@ def _blobs_with_parts(blobs: list[Blob]) -> list[Blob]:
     return [b for blob in blobs for b in (blob, *blob.parts)]
 
 
-def crops(cards: int, seed: int, footage_share: float = 0.25,
-          labels: str = "shape") -> tuple[np.ndarray, np.ndarray]:
-    """Labelled crops (N x 32 x 32 x 3 uint8, N classes) from `cards` cards at every cut;
-    `labels`: "shape" (v1-v3) or "count" (`label_by_count`)."""
+def crops(cards: int, seed: int, footage_share: float = 0.25, labels: str = "shape",
+          masks: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Labelled crops (N x 32 x 32 x 3 uint8, or x 4 with `masks`: the blob's mask after BGR; N
+    classes) from `cards` cards at every cut; `labels`: "shape" (v1-v3) or "count" (`label_by_count`)."""
     labeller = LABELLERS[labels]
     rng = np.random.default_rng([seed, 5150])
     xs, ys = [], []
@@ -125,7 +128,7 @@ def crops(cards: int, seed: int, footage_share: float = 0.25,
             image, shapes = card.image, card.shapes
         for cut in CUTS:
             for blob in _blobs_with_parts(card_blobs(image, cut)):
-                xs.append(blob.crop)
+                xs.append(np.dstack([blob.crop, blob.crop_mask]) if masks else blob.crop)
                 ys.append(labeller(blob.mask(image.shape), shapes))
     return np.stack(xs), np.array(ys, np.int64)
 
@@ -152,6 +155,16 @@ def validate(cards: int = 360, seed: int = 999, model: SphereModel | None = None
     return {"cards": cards, "seed": seed, **out}
 
 
+def with_mask_channel(state: dict) -> dict:
+    """Torch weights of a 3-channel classifier for the 4-channel network: the mask's input
+    weights start at zero, so training starts from what the colours alone already told."""
+    first = next(k for k in state if k.endswith("weight"))  # the first convolution's
+    w = state[first]
+    if w.shape[1] != 3:
+        return state
+    return {**state, first: w.new_zeros(w.shape[0], 4, *w.shape[2:]).index_copy_(1, w.new_tensor([0, 1, 2]).long(), w)}
+
+
 def main(argv: list[str] | None = None) -> None:
     import torch
 
@@ -166,6 +179,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--labels", choices=sorted(LABELLERS), default="shape",
                     help="how a blob is labelled: by its shape (v1-v3) or by the spheres it counts")
+    ap.add_argument("--masks", action="store_true", help="a fourth input channel: the blob's own mask (v8 on)")
     ap.add_argument("--validate", type=Path, metavar="JSON",
                     help="only score the installed model and the outline counter on fresh training-look cards, into JSON")
     a = ap.parse_args(argv)
@@ -176,12 +190,12 @@ def main(argv: list[str] | None = None) -> None:
         return
     run = RUNS / a.name
     run.mkdir(parents=True, exist_ok=True)
-    data = run / f"crops_{a.cards}_{a.seed}{'' if a.labels == 'shape' else '_' + a.labels}.npz"
+    data = run / f"crops_{a.cards}_{a.seed}{'' if a.labels == 'shape' else '_' + a.labels}{'_masks' if a.masks else ''}.npz"
     if data.is_file():
         got = np.load(data)
         x, y = got["x"], got["y"]
     else:
-        x, y = crops(a.cards, a.seed, labels=a.labels)
+        x, y = crops(a.cards, a.seed, labels=a.labels, masks=a.masks)
         np.savez_compressed(data, x=x, y=y)
     with open(run / "train.log", "a") as logf:
         def log(msg: str) -> None:
@@ -189,13 +203,14 @@ def main(argv: list[str] | None = None) -> None:
             logf.write(msg + "\n")
             logf.flush()
         log(f"{len(y)} crops from {a.cards} cards; per class {np.bincount(y, minlength=3).tolist()}")
-        init = die_classifier.build_model(len(CLASS_NAMES))
+        init = die_classifier.build_model(len(CLASS_NAMES), 4 if a.masks else 3)
         if a.init:
-            init.load_state_dict(torch.load(a.init))
+            init.load_state_dict(with_mask_channel(torch.load(a.init)) if a.masks else torch.load(a.init))
             log(f"starting from {a.init}")
         model = die_classifier.train(x, y, a.epochs, lr=a.lr, seed=a.seed, threads=a.threads, log=log, init=init)
     print(die_classifier.save_run(model, run, {"cards": a.cards, "epochs": a.epochs, "seed": a.seed,
                                                "crops": int(len(y)), "cuts": CUTS, "lr": a.lr, "labels": a.labels,
+                                               "masks": a.masks,
                                                "init": str(a.init) if a.init else None},
                                   "sphere_shapes.onnx", a.output))
 

@@ -10,7 +10,9 @@ blobs), so the classifier never sees a framing it was not taught:
   touching it: the line is taken away and what it touched are the blobs;
 - a notched blob is shapes that touch: it is also offered split at the narrowest erosion that
   parts it, each pixel going to the nearest core;
-- each blob becomes a square crop around its box (`vision.detector.die_crop.square_crop`).
+- each blob becomes a square crop around its box (`vision.detector.die_crop.square_crop`), and
+  the same square of its own mask: which of the crop's pixels are this blob (a crop also shows
+  its neighbours, and whether a blob holds a whole sphere or a piece is what its count needs).
 """
 from __future__ import annotations
 
@@ -46,6 +48,7 @@ class Blob:
     window: np.ndarray  # bool: the blob in a window of the card whose top left is `origin`
     origin: tuple[int, int]
     crop: np.ndarray  # CROP x CROP BGR
+    crop_mask: np.ndarray  # CROP x CROP uint8, 255 on the blob: the same square of its own mask
     at_edge: bool  # touches the card's (inset) rim
     thickness: float  # the radius of the largest disc inside it, px: a line is thin, a sphere is not
     parts: list["Blob"] = field(default_factory=list)  # a notched blob split where the shapes touch
@@ -84,8 +87,18 @@ def _blob(card: np.ndarray, window: np.ndarray, x0: int, y0: int, inner: tuple[i
     at_edge = x1 <= ix1 or y1 <= iy1 or x2 >= ix2 or y2 >= iy2
     inside = np.pad(window, 1).astype(np.uint8)
     thickness = float(cv2.distanceTransform(inside, cv2.DIST_L2, 5).max())
-    return Blob((x1, y1, x2, y2), window, (x0, y0), square_crop(card, (x1, y1, x2, y2), CROP, MARGIN), at_edge,
-                thickness)
+    box = (x1, y1, x2, y2)
+    return Blob(box, window, (x0, y0), square_crop(card, box, CROP, MARGIN), _mask_crop(window, x0, y0, box),
+                at_edge, thickness)
+
+
+def _mask_crop(window: np.ndarray, x0: int, y0: int, box: tuple[int, int, int, int]) -> np.ndarray:
+    """The blob's mask cut to the square its colour crop shows (outside the window: no blob)."""
+    x1, y1, x2, y2 = box
+    pad = int(np.ceil(0.5 * MARGIN * max(x2 - x1, y2 - y1))) + 2  # the square stays inside the padding
+    padded = np.pad(window.astype(np.uint8) * 255, pad)
+    shift = pad - np.array([x0, y0, x0, y0])
+    return square_crop(padded, tuple(np.array(box) + shift), CROP, MARGIN)
 
 
 def _split(mask: np.ndarray) -> list[np.ndarray]:

@@ -42,13 +42,19 @@ class SphereModel:
         self.path = _shared.path(path)
         self.session = cpu_session(self.path, f"no sphere model installed: {self.path} not found "
                                    "(train one with `python -m vision.training.sphere_classifier`)", threads)
-        self.input_name = self.session.get_inputs()[0].name
+        inp = self.session.get_inputs()[0]
+        self.input_name = inp.name
+        # v8 on: a fourth channel, the blob's own mask in the crop (v1-v6 see the colours alone)
+        self.sees_masks = inp.shape[1] == 4
 
-    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
-        """N x 3 probabilities (sphere, not a sphere, unsure) for N BGR crops."""
-        if not crops:
+    def probabilities(self, blobs: list[Blob]) -> np.ndarray:
+        """N x 3 probabilities (sphere, not a sphere, unsure) for N blobs."""
+        if not blobs:
             return np.zeros((0, 3), np.float32)
-        logits = self.session.run(None, {self.input_name: crops_blob(crops)})[0]
+        x = crops_blob([b.crop for b in blobs])
+        if self.sees_masks:
+            x = np.concatenate([x, np.stack([b.crop_mask for b in blobs])[:, None].astype(np.float32) / 255.0], 1)
+        logits = self.session.run(None, {self.input_name: x})[0]
         return softmax(logits)
 
 
@@ -110,11 +116,15 @@ def count_by_shape(card: np.ndarray, model: SphereModel) -> int | None:
     """Spheres on a card warped top-down (BGR), or None when any shape or cut is in doubt."""
     per_cut = card_blobs_at(card, CUTS)
     every = [b for blobs in per_cut for blob in blobs for b in (blob, *blob.parts)]
-    # A shape is often the same blob at every cut: the same box is the same crop, classified once.
-    crops: dict[tuple[int, int, int, int], np.ndarray] = {}
+    # A shape is often the same blob at every cut: the same box (and, for a model that sees it,
+    # the same mask) is the same input, classified once.
+    def key(b: Blob) -> tuple:
+        return (b.box, b.crop_mask.tobytes()) if model.sees_masks else b.box
+
+    unique: dict[tuple, Blob] = {}
     for b in every:
-        crops.setdefault(b.box, b.crop)
-    by_box = dict(zip(crops, model.probabilities(list(crops.values()))))
-    probs = {id(b): by_box[b.box] for b in every}
+        unique.setdefault(key(b), b)
+    by_key = dict(zip(unique, model.probabilities(list(unique.values()))))
+    probs = {id(b): by_key[key(b)] for b in every}
     counts = {count_blobs(blobs, probs) for blobs in per_cut}
     return counts.pop() if len(counts) == 1 else None
