@@ -29,7 +29,7 @@ import numpy as np
 
 from vision.detector.classes import DIE_CLASSES
 from vision.detector.color import face_colour, white_balance_gains
-from vision.detector.die_crop import box_crop, jitter_box, square_crop
+from vision.detector.die_crop import box_crop, jitter_box, square_crop, wide_crop
 from vision.detector.die_values import DieValueModel, softmax
 from vision.detector.image_io import read_image
 from vision.detector.model import Detector
@@ -37,7 +37,7 @@ from vision.detector.pips import count_pips
 from vision.detector.profile import DiceProfile, lab
 from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
-from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, STRICT_RULE, ValueRule, decide, is_die
+from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, STRICT_RULE, ValueRule, decide, is_die, wide_disagrees
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 MAX_PHOTOS = 100
@@ -140,6 +140,9 @@ class Seen:
     train_x: np.ndarray = field(default_factory=lambda: np.zeros((0, 64), np.float32))
     train_y: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     train_logits: np.ndarray = field(default_factory=lambda: np.zeros((0, 7), np.float32))
+    # The reader's wider look at each detection (vision.detector.die_crop.wide_crop); None: not taken
+    wide_logits: np.ndarray | None = None
+    wide_features: np.ndarray | None = None
 
 
 def _match(boxes, labels: list[TaughtDie]) -> list[int]:
@@ -185,6 +188,7 @@ def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.G
     boxes = [d.box for d in dets]
     match = _match(boxes, photo.dice)
     logits, feats = model.outputs([square_crop(frame, b) for b in boxes])
+    wide_logits, wide_feats = model.outputs([wide_crop(frame, b) for b in boxes])
     gains = white_balance_gains(frame)
     pips = [count_pips(box_crop(frame, b)) for b in boxes]
     colours = [face_colour(frame, b, gains) for b in boxes]
@@ -204,7 +208,7 @@ def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.G
             ys += [0] * 4
     tl, tx = model.outputs(crops)
     return Seen(boxes, np.array([d.score for d in dets], np.float32), logits, feats, pips, colours, match,
-                 photo.dice, tx, np.array(ys, np.int64), tl)
+                photo.dice, tx, np.array(ys, np.int64), tl, wide_logits, wide_feats)
 
 
 def base_head(seen: list[Seen]) -> tuple[np.ndarray, np.ndarray]:
@@ -254,10 +258,10 @@ class Score:
                 "colour_right": round(self.colour_right / self.colour_n, 4) if self.colour_n else None}
 
 
-def read_seen(s: Seen, probs: np.ndarray, conf: float, rule: ValueRule, prof: DiceProfile,
-               score: Score) -> None:
-    """Score one photo as the reader would read it with these probabilities, threshold, value
-    rule, colour names and colour gate."""
+def read_seen(s: Seen, probs: np.ndarray, wide: np.ndarray | None, conf: float, rule: ValueRule, prof: DiceProfile,
+              score: Score) -> None:
+    """Score one photo as the reader would read it with these probabilities (and those of its
+    wider look), threshold, value rule, colour names and colour gate."""
     score.labels += len(s.labels)
     kept = [i for i in np.nonzero(s.scores >= conf)[0] if is_die(probs[i]) and prof.admits(s.colours[i])]
     sides = side_faces([s.boxes[i] for i in kept])
@@ -266,6 +270,8 @@ def read_seen(s: Seen, probs: np.ndarray, conf: float, rule: ValueRule, prof: Di
             continue
         p = probs[i]
         v = decide(p, s.pips[i], rule)
+        if wide is not None and wide_disagrees(wide[i], v):
+            v = None
         j = s.match[i]
         if v is None:
             score.unsure += 1
@@ -343,10 +349,12 @@ def learn(seen: list[Seen], digest: str, say: Progress, t0: float) -> DiceProfil
         fold = DiceProfile(digest, fit_head(np.concatenate([o.train_x for o in rest]),
                                             np.concatenate([o.train_y for o in rest]), w0, b0), cols)
         probs = {False: softmax(s.logits), True: softmax(fold.logits(s.features, s.logits))}
-        read_seen(s, probs[False], DEFAULT_CONF, SHIPPED_RULE, shipped, before)
+        wide = ({False: None, True: None} if s.wide_logits is None else
+                {False: softmax(s.wide_logits), True: softmax(fold.logits(s.wide_features, s.wide_logits))})
+        read_seen(s, probs[False], wide[False], DEFAULT_CONF, SHIPPED_RULE, shipped, before)
         reading = {g: DiceProfile(digest, None, cols, colour_gate=g) for g in gates}
         for ch, score in after.items():
-            read_seen(s, probs[ch.taught_head], ch.conf, ch.rule, reading[ch.gate], score)
+            read_seen(s, probs[ch.taught_head], wide[ch.taught_head], ch.conf, ch.rule, reading[ch.gate], score)
     # Never worse: only a choice that reads no fewer held-out dice right and no more wrong, and
     # one of them better; among those the most right, a wrong answer costing WRONG_COST right
     # ones; ties go to the cautious end.

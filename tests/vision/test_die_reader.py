@@ -8,7 +8,7 @@ from vision.detector.die_crop import CROP_SIZE, crops_blob, square_crop
 from vision.detector.model import Detection
 from vision.detector.profile import DiceProfile, lab
 from vision.detector.slicing import detect_sliced, merge, tiles
-from vision.detector.value_rule import AGREE, OVERRIDE, SURE, ValueRule, decide
+from vision.detector.value_rule import AGREE, OVERRIDE, SURE, WIDE_OTHER, ValueRule, decide, wide_disagrees
 
 
 def _probs(value: int, p: float) -> np.ndarray:
@@ -137,3 +137,27 @@ def test_a_profile_with_a_colour_gate_drops_boxes_of_no_taught_colour():
     ungated = read_dice(frame, _Fixed(dets), value_model=_Values(), sliced=False,
                         profile=DiceProfile("x", None, {"mustard": mustard}))
     assert len(ungated) == 2
+
+
+def test_a_wider_look_that_reads_another_value_makes_the_die_unsure():
+    assert not wide_disagrees(_probs(4, 0.9), 4)
+    assert wide_disagrees(_probs(6, WIDE_OTHER), 3)
+    assert not wide_disagrees(_probs(6, WIDE_OTHER - 0.01), 3)  # a doubtful wider look says nothing
+    assert not wide_disagrees(_probs(6, 0.99), None)
+
+
+class _ByLightShare:
+    """A stand-in classifier: a sure 3 on a crop mostly of die, a sure 6 on one that shows the
+    die whole with the table round it (as a box on half a six reads)."""
+
+    def probabilities(self, crops, profile=None):
+        return np.stack([_probs(3, 0.97) if (c.mean(axis=2) > 128).mean() > 0.42 else _probs(6, 0.97)
+                         for c in crops])
+
+
+def test_a_box_on_part_of_a_die_is_unsure_when_the_wider_crop_reads_otherwise():
+    frame = np.full((240, 320, 3), 30, np.uint8)
+    frame[100:140, 100:140] = 230
+    half = (100, 100, 120, 140)  # the left half of the die: its crop is 53% die, the wider one 31%
+    got = read_dice(frame, _Fixed([Detection("die_3", half, 0.8)]), value_model=_ByLightShare(), sliced=False)
+    assert len(got) == 1 and got[0].value is None and got[0].crop_value == 3

@@ -12,14 +12,14 @@ import numpy as np
 
 from vision.detector.classes import DIE_CLASSES, die_value
 from vision.detector.color import die_color, face_colour, white_balance_gains
-from vision.detector.die_crop import box_crop, square_crop
+from vision.detector.die_crop import box_crop, square_crop, wide_crop
 from vision.detector.die_values import DieValueModel, load_value_model
 from vision.detector.model import Detection, Detector, load_detector
 from vision.detector.pips import count_pips
 from vision.detector.profile import DiceProfile
 from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
-from vision.detector.value_rule import SHIPPED_RULE, decide, is_die
+from vision.detector.value_rule import SHIPPED_RULE, decide, is_die, wide_disagrees
 
 ValueSource = Literal["reader", "net", "pips", "auto"]
 VALUE_SOURCES: tuple[str, ...] = ("reader", "net", "pips", "auto")
@@ -57,7 +57,8 @@ def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float =
     profile: a user's taught profile (`vision.detector.profile`): its value layer, its colour
     names, its detection threshold and its value rule replace the general ones, and with its
     colour gate a box of none of the set's colours is dropped.
-    A box on the side face right under another die's top face is dropped (`side_faces`).
+    A box on the side face right under another die's top face is dropped (`side_faces`), and a
+    die whose wider look reads another value is unsure (`wide_disagrees`: a box on part of a die).
     """
     if value_source not in VALUE_SOURCES:
         raise ValueError(f"value_source must be one of {VALUE_SOURCES}")
@@ -82,13 +83,18 @@ def read_boxes(frame: np.ndarray, dets: list[Detection], model: DieValueModel | 
     classifier calls "no die" is dropped; without one the value comes from the pip counter and
     the box's class (see read_dice's value_source). probs: the classifier's probabilities, one
     row per box, when the caller has read better crops than square_crop's (a top face warped
-    upright) with `model` and `profile` already."""
-    if probs is None:
-        probs = (model.probabilities([square_crop(frame, d.box) for d in dets], profile) if model is not None
-                 else np.zeros((len(dets), 7), np.float32))
+    upright) with `model` and `profile` already; without them each box is also read from a wider
+    crop, and a die that look reads as another value is unsure (a box on part of a die)."""
+    wide = None
+    if probs is None and model is not None:
+        both = model.probabilities([square_crop(frame, d.box) for d in dets] + [wide_crop(frame, d.box) for d in dets],
+                                   profile)
+        probs, wide = both[:len(dets)], both[len(dets):]
+    elif probs is None:
+        probs = np.zeros((len(dets), 7), np.float32)
     gains = white_balance_gains(frame)
     out = []
-    for d, p in zip(dets, probs):
+    for i, (d, p) in enumerate(zip(dets, probs)):
         net = die_value(d.cls) or 0
         pip = count_pips(box_crop(frame, d.box))
         crop_v = int(np.argmax(p[1:])) + 1 if model is not None else None
@@ -96,6 +102,8 @@ def read_boxes(frame: np.ndarray, dets: list[Detection], model: DieValueModel | 
             if not is_die(p):
                 continue
             value: int | None = decide(p, pip, profile.rule if profile is not None else SHIPPED_RULE)
+            if wide is not None and wide_disagrees(wide[i], value):
+                value = None
         else:
             value = net
             if pip is not None and (value_source in ("pips", "reader") or (value_source == "auto" and d.score < 0.6)):

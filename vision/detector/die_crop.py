@@ -12,6 +12,7 @@ import numpy as np
 
 CROP_SIZE = 32
 CROP_MARGIN = 1.3
+WIDE_MARGIN = 1.8  # the reader's second look: a box on part of a die still shows the whole die
 
 
 def square_crop(frame: np.ndarray, box: tuple[float, float, float, float], size: int = CROP_SIZE,
@@ -40,6 +41,11 @@ def square_crop(frame: np.ndarray, box: tuple[float, float, float, float], size:
         return cv2.resize(win, (size, size), interpolation=cv2.INTER_AREA)
     m = np.array([[scale, 0, size / 2 - cx * scale], [0, scale, size / 2 - cy * scale]], np.float32)
     return cv2.warpAffine(frame, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+
+
+def wide_crop(frame: np.ndarray, box) -> np.ndarray:
+    """The reader's second, wider look at a box (vision.detector.value_rule.wide_disagrees)."""
+    return square_crop(frame, box, CROP_SIZE, WIDE_MARGIN)
 
 
 def box_crop(frame: np.ndarray, box) -> np.ndarray:

@@ -115,7 +115,7 @@ def shipped_rule_check(det, root: Path = real_dice.REAL_DICE_DIR) -> dict:
     for rule in (*RULE_CHOICES, *overrides):
         score = Score()
         for sn in seen:
-            read_seen(sn, softmax(sn.logits), DEFAULT_CONF, rule, DiceProfile(model.digest), score)
+            read_seen(sn, softmax(sn.logits), softmax(sn.wide_logits), DEFAULT_CONF, rule, DiceProfile(model.digest), score)
         out[f"pip_check={rule.pip_check} sure={rule.sure} override={rule.override}"] = score.as_dict()
     return out
 
