@@ -97,7 +97,7 @@ def test_the_shipped_classifier_counts_hold_out_cards_it_never_saw(model):
 
 def _blob(box, at_edge=False, notched=False, parts=()):
     return Blob(box, np.ones((box[3] - box[1], box[2] - box[0]), bool), (box[0], box[1]),
-                np.zeros((32, 32, 3), np.uint8), np.zeros((32, 32), np.uint8), at_edge, 10.0, list(parts), notched)
+                np.zeros((32, 32, 3), np.uint8), at_edge, 10.0, list(parts), notched)
 
 
 def test_doubtful_shapes_make_the_count_unsure_never_smaller():

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -48,7 +49,6 @@ class Blob:
     window: np.ndarray  # bool: the blob in a window of the card whose top left is `origin`
     origin: tuple[int, int]
     crop: np.ndarray  # CROP x CROP BGR
-    crop_mask: np.ndarray  # CROP x CROP uint8, 255 on the blob: the same square of its own mask
     at_edge: bool  # touches the card's (inset) rim
     thickness: float  # the radius of the largest disc inside it, px: a line is thin, a sphere is not
     parts: list["Blob"] = field(default_factory=list)  # a notched blob split where the shapes touch
@@ -60,6 +60,18 @@ class Blob:
         x0, y0 = self.origin
         out[y0:y0 + self.window.shape[0], x0:x0 + self.window.shape[1]] = self.window
         return out
+
+    @cached_property
+    def crop_mask(self) -> np.ndarray:
+        """CROP x CROP uint8, 255 on the blob: the square `crop` shows, of the blob's own mask.
+        Made when first asked for: only a classifier that sees masks (v8 on) asks, and the blobs
+        of every cut are cut on each read."""
+        x1, y1, x2, y2 = self.box
+        x0, y0 = self.origin
+        pad = int(np.ceil(0.5 * MARGIN * max(x2 - x1, y2 - y1))) + 2  # the square stays inside the padding
+        padded = np.pad(self.window.astype(np.uint8) * 255, pad)
+        shift = pad - np.array([x0, y0, x0, y0])
+        return square_crop(padded, tuple(np.array(self.box) + shift), CROP, MARGIN)
 
 
 def paper_difference(card: np.ndarray) -> np.ndarray:
@@ -88,17 +100,7 @@ def _blob(card: np.ndarray, window: np.ndarray, x0: int, y0: int, inner: tuple[i
     inside = np.pad(window, 1).astype(np.uint8)
     thickness = float(cv2.distanceTransform(inside, cv2.DIST_L2, 5).max())
     box = (x1, y1, x2, y2)
-    return Blob(box, window, (x0, y0), square_crop(card, box, CROP, MARGIN), _mask_crop(window, x0, y0, box),
-                at_edge, thickness)
-
-
-def _mask_crop(window: np.ndarray, x0: int, y0: int, box: tuple[int, int, int, int]) -> np.ndarray:
-    """The blob's mask cut to the square its colour crop shows (outside the window: no blob)."""
-    x1, y1, x2, y2 = box
-    pad = int(np.ceil(0.5 * MARGIN * max(x2 - x1, y2 - y1))) + 2  # the square stays inside the padding
-    padded = np.pad(window.astype(np.uint8) * 255, pad)
-    shift = pad - np.array([x0, y0, x0, y0])
-    return square_crop(padded, tuple(np.array(box) + shift), CROP, MARGIN)
+    return Blob(box, window, (x0, y0), square_crop(card, box, CROP, MARGIN), at_edge, thickness)
 
 
 def _split(mask: np.ndarray) -> list[np.ndarray]:
