@@ -37,7 +37,7 @@ from vision.detector.pips import count_pips
 from vision.detector.profile import DiceProfile, lab
 from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
-from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, STRICT_RULE, ValueRule, decide, is_die, wide_disagrees
+from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, STRICT_RULE, ValueRule, decide, is_die
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 MAX_PHOTOS = 100
@@ -187,8 +187,10 @@ def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.G
     dets = detect_sliced(detector, frame, conf=LOW_CONF, classes=set(DIE_CLASSES))
     boxes = [d.box for d in dets]
     match = _match(boxes, photo.dice)
-    logits, feats = model.outputs([square_crop(frame, b) for b in boxes])
-    wide_logits, wide_feats = model.outputs([wide_crop(frame, b) for b in boxes])
+    # Each box and the reader's wider look at it, in one run of the classifier (as read_boxes does)
+    both_logits, both_feats = model.outputs([square_crop(frame, b) for b in boxes] + [wide_crop(frame, b) for b in boxes])
+    n = len(boxes)
+    logits, feats, wide_logits, wide_feats = both_logits[:n], both_feats[:n], both_logits[n:], both_feats[n:]
     gains = white_balance_gains(frame)
     pips = [count_pips(box_crop(frame, b)) for b in boxes]
     colours = [face_colour(frame, b, gains) for b in boxes]
@@ -269,9 +271,7 @@ def read_seen(s: Seen, probs: np.ndarray, wide: np.ndarray | None, conf: float, 
         if k in sides:
             continue
         p = probs[i]
-        v = decide(p, s.pips[i], rule)
-        if wide is not None and wide_disagrees(wide[i], v):
-            v = None
+        v = decide(p, s.pips[i], rule, None if wide is None else wide[i])
         j = s.match[i]
         if v is None:
             score.unsure += 1

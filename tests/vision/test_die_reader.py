@@ -144,6 +144,8 @@ def test_a_wider_look_that_reads_another_value_makes_the_die_unsure():
     assert wide_disagrees(_probs(6, WIDE_OTHER), 3)
     assert not wide_disagrees(_probs(6, WIDE_OTHER - 0.01), 3)  # a doubtful wider look says nothing
     assert not wide_disagrees(_probs(6, 0.99), None)
+    assert decide(_probs(3, 0.97), 3, wide=_probs(6, WIDE_OTHER)) is None  # the rule asks the wider look
+    assert decide(_probs(3, 0.97), 3, wide=_probs(3, 0.6)) == 3
 
 
 class _ByLightShare:

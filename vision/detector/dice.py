@@ -19,7 +19,7 @@ from vision.detector.pips import count_pips
 from vision.detector.profile import DiceProfile
 from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
-from vision.detector.value_rule import SHIPPED_RULE, decide, is_die, wide_disagrees
+from vision.detector.value_rule import SHIPPED_RULE, decide, is_die
 
 ValueSource = Literal["reader", "net", "pips", "auto"]
 VALUE_SOURCES: tuple[str, ...] = ("reader", "net", "pips", "auto")
@@ -101,9 +101,8 @@ def read_boxes(frame: np.ndarray, dets: list[Detection], model: DieValueModel | 
         if model is not None:
             if not is_die(p):
                 continue
-            value: int | None = decide(p, pip, profile.rule if profile is not None else SHIPPED_RULE)
-            if wide is not None and wide_disagrees(wide[i], value):
-                value = None
+            value: int | None = decide(p, pip, profile.rule if profile is not None else SHIPPED_RULE,
+                                       None if wide is None else wide[i])
         else:
             value = net
             if pip is not None and (value_source in ("pips", "reader") or (value_source == "auto" and d.score < 0.6)):

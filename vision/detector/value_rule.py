@@ -50,17 +50,21 @@ def is_die(probs: np.ndarray) -> bool:
     return bool(probs[NO_DIE] < NOT_A_DIE)
 
 
-def decide(probs: np.ndarray, pip: int | None, rule: ValueRule = SHIPPED_RULE) -> int | None:
+def decide(probs: np.ndarray, pip: int | None, rule: ValueRule = SHIPPED_RULE,
+           wide: np.ndarray | None = None) -> int | None:
     """The value the rule accepts for classifier probabilities (7: no die, 1..6) and a pip
-    count (None: the counter cannot tell); None when unsure, never a guess."""
+    count (None: the counter cannot tell); None when unsure, never a guess. wide: the
+    classifier's probabilities on the reader's wider look at the same box, when it took one:
+    a value that look surely reads otherwise is unsure (`wide_disagrees`)."""
     v = int(np.argmax(probs[1:])) + 1
     p = float(probs[v])
     if pip is None or not rule.pip_check:
-        return v if p >= rule.sure else None
-    if pip == v:
-        return v if p >= AGREE else None
-    return v if rule.override is not None and p >= rule.override else None
-
+        value = v if p >= rule.sure else None
+    elif pip == v:
+        value = v if p >= AGREE else None
+    else:
+        value = v if rule.override is not None and p >= rule.override else None
+    return None if wide is not None and wide_disagrees(wide, value) else value
 
 # A second, wider look at a die (vision.detector.die_crop.wide_crop): a box on part of a die (half
 # a six framed as a three, a pip cut off) is read from a crop that shows only that part, while

@@ -162,7 +162,9 @@ def with_mask_channel(state: dict) -> dict:
     w = state[first]
     if w.shape[1] != 3:
         return state
-    return {**state, first: w.new_zeros(w.shape[0], 4, *w.shape[2:]).index_copy_(1, w.new_tensor([0, 1, 2]).long(), w)}
+    grown = w.new_zeros(w.shape[0], 4, *w.shape[2:])
+    grown[:, :3] = w
+    return {**state, first: grown}
 
 
 def main(argv: list[str] | None = None) -> None:
