@@ -31,7 +31,7 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from server.store import Event, SeqTaken, StoreError, TableRecord
+from server.store import Event, SeqTaken, StoreError, TableRecord, new_table_id
 from server.table_board import EMPTY, Part
 
 log = logging.getLogger("tablesight")
@@ -214,7 +214,7 @@ class PostgresEventStore:
         return bool(self._run("INSERT INTO meta VALUES (%s, %s) ON CONFLICT (key) DO NOTHING RETURNING key", (key, value)))
 
     def create_table(self, game: str, players: list[str], options: dict, seed: int) -> TableRecord:
-        rec = TableRecord(secrets.token_urlsafe(6), game, list(players), dict(options), seed, time.time())
+        rec = TableRecord(new_table_id(), game, list(players), dict(options), seed, time.time())
         self._run(
             "INSERT INTO tables VALUES (%s, %s, %s, %s, %s, %s)",
             (rec.id, rec.game, json.dumps(rec.players), json.dumps(rec.options), rec.seed, rec.created),

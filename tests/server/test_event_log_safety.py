@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import secrets
 import sqlite3
 import stat
 import subprocess
@@ -17,7 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from server.app import create_app
-from server.store import EventStore, StoreError, StoreInUse
+from server.store import EventStore, StoreError, StoreInUse, new_table_id
 from tests.conftest import ROOT, free_port
 
 LOCAL = "http://127.0.0.1"
@@ -179,3 +180,12 @@ def test_sigkill_loop_loses_no_acknowledged_move(tmp_path, server_factory):
         assert sum(acknowledged.values()) >= 50
     finally:
         srv.stop()
+
+
+def test_a_table_id_never_reads_as_a_command_line_option(monkeypatch):
+    # `tablesight camera --table ID` took an id starting with "-" for an option
+    drawn = iter(["-abcdefg", "-xyz1234", "Ab-c_d12"])
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda n: next(drawn))
+    assert new_table_id() == "Ab-c_d12"
+    monkeypatch.undo()
+    assert not any(new_table_id().startswith("-") for _ in range(2000))
