@@ -20,6 +20,17 @@ def test_letterbox_portrait_and_upscale():
     assert lb.scale == pytest.approx(3.2) and lb.pad_x == 80 and lb.pad_y == 0
 
 
+def test_letterbox_with_a_stride_pads_only_to_the_next_multiple():
+    img = np.full((480, 640, 3), 200, np.uint8)
+    out, lb = letterbox(img, 320, stride=32)
+    assert out.shape == (256, 320, 3)  # 240 rows of picture, 8 of grey above and below
+    assert lb == Letterbox(0.5, 0.0, 8.0)
+    assert (out[:8] == PAD_VALUE).all() and (out[-8:] == PAD_VALUE).all()
+    assert (out[8:248] == 200).all()
+    square, _ = letterbox(np.zeros((320, 320, 3), np.uint8), 320, stride=32)
+    assert square.shape == (320, 320, 3)
+
+
 def test_boxes_map_back_to_original_pixels():
     lb = Letterbox(0.5, 0.0, 40.0)
     net = np.array([[10, 50, 110, 90], [-5, 0, 400, 400]], np.float32)

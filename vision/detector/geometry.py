@@ -11,7 +11,7 @@ PAD_VALUE = 114  # ultralytics pads with grey 114; matching it keeps train and r
 
 @dataclass(frozen=True)
 class Letterbox:
-    """How an image was fitted into the square network input: scale, then padding."""
+    """How an image was fitted into the network input: scale, then padding."""
 
     scale: float
     pad_x: float
@@ -27,16 +27,18 @@ class Letterbox:
         return out
 
 
-def letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
-    """Resize keeping the aspect ratio so the long side is `size`, pad to size x size (centred)."""
+def letterbox(img: np.ndarray, size: int, stride: int | None = None) -> tuple[np.ndarray, Letterbox]:
+    """Resize keeping the aspect ratio so the long side is `size`, pad centred to size x size,
+    or with `stride` (a network that takes any shape) only up to the next multiple of it."""
     h, w = img.shape[:2]
     scale = size / max(h, w)
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
     interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
     resized = cv2.resize(img, (nw, nh), interpolation=interp) if (nw, nh) != (w, h) else img
-    px, py = (size - nw) / 2, (size - nh) / 2
+    out_w, out_h = (size, size) if stride is None else (-(-nw // stride) * stride, -(-nh // stride) * stride)
+    px, py = (out_w - nw) / 2, (out_h - nh) / 2
     top, left = int(round(py - 0.1)), int(round(px - 0.1))
-    out = cv2.copyMakeBorder(resized, top, size - nh - top, left, size - nw - left,
+    out = cv2.copyMakeBorder(resized, top, out_h - nh - top, left, out_w - nw - left,
                              cv2.BORDER_CONSTANT, value=(PAD_VALUE,) * 3)
     return out, Letterbox(scale, float(left), float(top))
 

@@ -12,6 +12,7 @@ from vision.detector.classes import CLASSES
 from vision.detector.onnx_session import cpu_session
 from vision.detector.geometry import letterbox, nms
 
+STRIDE = 32  # yolo11's largest stride: a dynamic input's sides must be multiples of it
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "detector.onnx"
 
 
@@ -33,7 +34,10 @@ class Detector:
                                    "(train one with `tablesight train` or restore models/detector.onnx)", threads)
         inp = self.session.get_inputs()[0]
         self.input_name = inp.name
-        self.imgsz = int(inp.shape[2]) if isinstance(inp.shape[2], int) else 320
+        # An exported model takes either one fixed square or any shape (`dynamic=True`); the
+        # latter reads a 640x480 frame as 320x256, not 320x320, as ultralytics' predict does.
+        self.dynamic = not isinstance(inp.shape[2], int)
+        self.imgsz = 320 if self.dynamic else int(inp.shape[2])
         out = self.session.get_outputs()[0].shape
         self.num_classes = int(out[1]) - 4 if isinstance(out[1], int) else len(CLASSES)
         self.names = CLASSES[: self.num_classes]
@@ -41,7 +45,7 @@ class Detector:
 
     def preprocess(self, frame: np.ndarray, imgsz: int | None = None):
         size = imgsz or self.imgsz
-        img, lb = letterbox(frame, size)
+        img, lb = letterbox(frame, size, STRIDE if self.dynamic else None)
         blob = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
         return blob, lb
 
