@@ -2,9 +2,11 @@
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from vision.detector import Detector, NoModelError, read_dice, read_image
+from vision.detector.geometry import iou_one_to_many, letterbox
 from vision.games.quarx.photo import count_quarx
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,6 +20,23 @@ def test_missing_model_is_a_clear_error(tmp_path):
 
 def test_model_shape(detector):
     assert detector.num_classes == 11 and detector.imgsz >= 320
+
+
+def test_a_wide_frame_is_read_at_its_own_shape_and_finds_what_the_square_finds(detector):
+    """The shipped model takes any input shape: a 640x480 photo goes in as 320x256, not padded
+    to 320x320, and the boxes it gives are the square input's boxes."""
+    frame = read_image(SAMPLES / "real_valid_45.jpg")
+    assert detector.dynamic and detector.preprocess(frame)[0].shape == (1, 3, 256, 320)
+    rect = detector.detect(frame)
+    square_blob, lb = letterbox(frame, detector.imgsz)
+    blob = np.ascontiguousarray(square_blob[:, :, ::-1].transpose(2, 0, 1)[None], np.float32) / 255
+    square = detector.decode(detector.raw(blob), lb, frame.shape[1], frame.shape[0], 0.25, 0.5)
+    assert len(rect) == len(square) >= 3
+    boxes = np.array([s.box for s in square])
+    for r in rect:
+        overlaps = iou_one_to_many(np.array(r.box), boxes)
+        best = int(overlaps.argmax())
+        assert square[best].cls == r.cls and overlaps[best] > 0.9
 
 
 def test_dice_samples(detector, expected):
