@@ -1,4 +1,5 @@
-"""The value classifier's crop sets: side-face negatives come on their own random stream."""
+"""The value classifier's crop sets: side-face negatives come on their own random stream; mined
+negatives are detector boxes on nothing labelled."""
 import cv2
 import numpy as np
 
@@ -6,7 +7,9 @@ from vision.detector.die_crop import CROP_SIZE, square_crop
 from vision.detector.image_io import read_image
 from vision.detector.model import Detection
 from vision.detector.value_rule import NO_DIE
-from vision.training.die_crops import real_negatives, synthetic_crops
+from vision.synth import render_image
+from vision.training.dataset import is_varied
+from vision.training.die_crops import KINDS, _overlap, mined_negatives, real_negatives, synthetic_crops
 
 
 def test_side_face_crops_add_only_no_die_crops_and_leave_the_rest_alone():
@@ -41,3 +44,29 @@ def test_real_negatives_are_the_detector_boxes_on_no_labelled_die(tmp_path):
     x, y = real_negatives(tmp_path, "train", _TwoBoxes(), copies=2)
     assert x.shape == (2, CROP_SIZE, CROP_SIZE, 3) and list(y) == [NO_DIE, NO_DIE]
     assert np.array_equal(x[0], square_crop(read_image(tmp_path / "images" / "a.jpg"), (100, 125, 140, 165)))
+
+
+class _BoxesOn:
+    """A stand-in detector giving fixed die boxes on any frame it is shown."""
+
+    imgsz = 320
+
+    def __init__(self, boxes):
+        self.boxes = boxes
+
+    def detect(self, frame, conf=0.25, iou=0.5, classes=None, imgsz=None):
+        h, w = frame.shape[:2]
+        # Whole frames only: tiles would repeat the boxes at other places.
+        return [Detection("die_2", b, 0.9) for b in self.boxes] if (w, h) == (640, 480) else []
+
+
+def test_mined_negatives_are_boxes_on_no_labelled_object_and_off_the_edge():
+    r = render_image(16, 0, width=640, height=480, kind=KINDS[0], varied=is_varied(0, 0.7))
+    on_label = r.labels[0].box
+    free = next(b for b in ((x, y, x + 30, y + 30) for y in range(10, 440, 15) for x in range(10, 600, 15))
+                if not any(_overlap(b, lb.box) > 0 or any(_overlap(b, s) > 0 for s in lb.sides) for lb in r.labels))
+    at_edge = (0, 200, 30, 230)
+    twice = (free[0] + 1, free[1] + 1, free[2] + 1, free[3] + 1)
+    x, y = mined_negatives([_BoxesOn([on_label, free, at_edge]), _BoxesOn([twice])], 16, 1, copies=2)
+    assert x.shape == (2, CROP_SIZE, CROP_SIZE, 3) and list(y) == [NO_DIE, NO_DIE]
+    assert np.array_equal(x[0], square_crop(r.image, free))

@@ -6,7 +6,9 @@ detector's boxes are off; class 0 ("no die") holds what the detector must not re
 Ubongo dice, bonus and number cards, spheres, clutter, bare table, boxes that slid off a
 die onto its side faces, and (with `side_faces`) boxes on a tilted die's side face that is seen
 nearly square: a webcam looking across the table sees such a face below the top one, and the
-reader took it for a die of its own.
+reader took it for a die of its own. `mined_negatives` adds the detectors' own die boxes on
+renders where no labelled object lies: the clutter they mistake for dice (a USB plug's end with
+its two square holes reads as a 2).
 """
 from __future__ import annotations
 
@@ -111,6 +113,33 @@ def synthetic_crops(seed: int, index: int, varied: float = 0.0,
     return np.stack(crops), np.array(ys, np.int64)
 
 
+def mined_negatives(detectors: list[Detector], seed: int, images: int, varied: float = 0.7,
+                    copies: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """"No die" crops of the detectors' die boxes on 640x480 renders of `seed` that overlap no
+    labelled object or side face (more than 10% of the smaller box) and keep 4 px off the frame's
+    edge (a die cut by the edge loses its label but is still a die); each box once, the first as
+    it is and the rest jittered."""
+    crops = []
+    for i in range(images):
+        r = render_image(seed, i, width=640, height=480, kind=KINDS[i % len(KINDS)], varied=is_varied(i, varied))
+        h, w = r.image.shape[:2]
+        taken = [lb.box for lb in r.labels] + [b for lb in r.labels for b in lb.sides]
+        boxes: list[tuple] = []
+        for det in detectors:
+            for d in detect_sliced(det, r.image, classes=set(DIE_CLASSES)):
+                b = d.box
+                if (min(b[0], b[1]) < 4 or b[2] > w - 4 or b[3] > h - 4
+                        or any(_overlap(b, t) > 0.1 for t in taken) or any(_overlap(b, o) > 0.5 for o in boxes)):
+                    continue
+                boxes.append(b)
+        rng = np.random.default_rng([seed, i, 11])
+        for b in boxes:
+            crops += [square_crop(r.image, b if k == 0 else jitter_box(rng, b)) for k in range(copies)]
+    if not crops:
+        return np.zeros((0, 32, 32, 3), np.uint8), np.zeros(0, np.int64)
+    return np.stack(crops), np.full(len(crops), NO_DIE, np.int64)
+
+
 def _job(args: tuple[int, int, int, float, bool]) -> tuple[np.ndarray, np.ndarray]:
     seed, start, stop, varied, side_faces = args
     parts = [synthetic_crops(seed, i, varied, side_faces) for i in range(start, stop)]
@@ -179,11 +208,15 @@ def main() -> None:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--varied", type=float, default=0.0, help="share of renders with the varied looks")
     ap.add_argument("--side-faces", action="store_true", help="add 'no die' crops on side faces seen nearly square")
+    ap.add_argument("--mine", nargs="+", type=Path, metavar="DETECTOR",
+                    help="'no die' crops of these detectors' boxes on no labelled object, instead of renders' crops")
     ap.add_argument("--real", metavar="SPLIT", help="crops of this split of the real webcam set instead of renders")
     ap.add_argument("--real-negatives", action="store_true",
                     help="with --real: add 'no die' crops of the shipped detector's boxes on no labelled die")
     a = ap.parse_args()
-    if a.real:
+    if a.mine:
+        x, y = mined_negatives([Detector(p, threads=1) for p in a.mine], a.seed, a.images, a.varied or 0.7)
+    elif a.real:
         x, y = real_crops(real_dice.REAL_DICE_DIR, a.real)
         if a.real_negatives:
             nx, ny = real_negatives(real_dice.REAL_DICE_DIR, a.real, load_detector())

@@ -18,22 +18,26 @@ import tempfile
 from pathlib import Path
 
 import cv2
+import numpy as np
 import onnx
-from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
+from onnxruntime.quantization import (CalibrationDataReader, CalibrationMethod, QuantFormat, QuantType,
+                                      quantize_static)
 from onnxruntime.quantization.shape_inference import quant_pre_process
 
 from vision.detector.model import Detector
+from vision.synth import render_image
 from vision.training import real_dice
 
 MODELS = Path(__file__).resolve().parents[2] / "models"
+CALIBRATION_SEED = 16
 HEAD = "/model.23/"  # the Detect head of the exported yolo11n graph
 
 
 class _Photos(CalibrationDataReader):
     """The detector's own preprocessing of each calibration photo."""
 
-    def __init__(self, det: Detector, photos: list[Path]):
-        self._blobs = iter([{det.input_name: det.preprocess(cv2.imread(str(p)))[0]} for p in photos])
+    def __init__(self, det: Detector, frames: list[np.ndarray]):
+        self._blobs = iter([{det.input_name: det.preprocess(f)[0]} for f in frames])
 
     def get_next(self):
         return next(self._blobs, None)
@@ -52,16 +56,28 @@ def float_nodes(model: onnx.ModelProto) -> list[str]:
     return out
 
 
-def quantise(src: Path, out: Path, calibration: int = 24) -> Path:
-    det = Detector(src)
+def calibration_frames(photos: int, renders: int) -> list[np.ndarray]:
+    """The first `photos` real *train* photos, and `renders` varied renders of seed 16 (a seed
+    no test bed uses) at 640x480, half of them cut to a 320 px tile as the sliced reader sees."""
     root = real_dice.REAL_DICE_DIR
-    photos = [root / "images" / n for n in real_dice.split_names(root, "train")[:calibration]]
+    frames = [cv2.imread(str(root / "images" / n)) for n in real_dice.split_names(root, "train")[:photos]]
+    for i in range(renders):
+        img = render_image(CALIBRATION_SEED, i, width=640, height=480, kind="dice" if i % 3 else "mixed",
+                           varied=True).image
+        frames.append(img if i % 2 else img[80:400, 160:480])
+    return frames
+
+
+def quantise(src: Path, out: Path, calibration: int = 24, renders: int = 0, method: str = "MinMax") -> Path:
+    det = Detector(src)
+    frames = calibration_frames(calibration, renders)
     with tempfile.TemporaryDirectory() as tmp:
         pre = Path(tmp) / "pre.onnx"
-        quant_pre_process(str(src), str(pre))
-        quantize_static(str(pre), str(out), _Photos(det, photos), quant_format=QuantFormat.QOperator,
+        quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)
+        quantize_static(str(pre), str(out), _Photos(det, frames), quant_format=QuantFormat.QOperator,
                         per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
-                        nodes_to_exclude=float_nodes(onnx.load(str(pre))))
+                        nodes_to_exclude=float_nodes(onnx.load(str(pre))),
+                        calibrate_method=CalibrationMethod[method])
     return out
 
 
@@ -70,8 +86,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--src", type=Path, default=MODELS / "detector.onnx")
     ap.add_argument("--out", type=Path, default=MODELS / "detector_int8.onnx")
     ap.add_argument("--calibration", type=int, default=24, help="train photos to calibrate on")
+    ap.add_argument("--renders", type=int, default=0, help="varied renders to calibrate on as well")
+    ap.add_argument("--method", choices=[m.name for m in CalibrationMethod], default="MinMax",
+                    help="how activation ranges are set from the calibration frames")
     args = ap.parse_args(argv)
-    print(quantise(args.src, args.out, args.calibration))
+    print(quantise(args.src, args.out, args.calibration, args.renders, args.method))
 
 
 if __name__ == "__main__":

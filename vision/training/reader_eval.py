@@ -1,7 +1,8 @@
 """The die reader as a user meets it, measured on pictures it never trained on.
 
-Two test beds: the real webcam photos (`datasets/real-dice-webcam`, any split) and the hold-out
-render style (`vision.synth.holdout_dice`, never trained on). A prediction is right when its box
+Test beds: the real webcam photos (`datasets/real-dice-webcam`, any split), the hold-out render
+style (`vision.synth.holdout_dice`, never trained on) and, to choose a setting without looking at
+the hold-out, fresh renders of the training looks (`--renders`, seed 98: no training set uses it). A prediction is right when its box
 holds a labelled die's centre and the values agree (the real set's README rule), each label
 matched at most once. Reported: recall (dice found with the right value), precision (sure
 answers that are right), dice found at all, unsure answers, colour right, recall by die size.
@@ -16,6 +17,8 @@ from pathlib import Path
 
 from vision.detector import load_detector, read_dice, read_image
 from vision.detector.die_values import load_value_model
+from vision.detector.classes import CLASSES, die_value
+from vision.synth import render_image
 from vision.synth.holdout_dice import render_holdout
 from vision.training import real_dice
 
@@ -132,6 +135,17 @@ def eval_holdout(seed: int, count: int, det, **kw) -> ReaderTally:
     return t
 
 
+def eval_renders(seed: int, count: int, det, **kw) -> ReaderTally:
+    """Dice scenes of the training renderer, all with the varied looks, at 640x480."""
+    t = ReaderTally()
+    for i in range(count):
+        r = render_image(seed, i, width=640, height=480, kind="dice", varied=True)
+        labels = [(lb.box, v, None, max(lb.box[2] - lb.box[0], lb.box[3] - lb.box[1]))
+                  for lb in r.labels if (v := die_value(CLASSES[lb.cls])) is not None]
+        t.add(f"render_{seed}_{i}", read_dice(r.image, det, **kw), labels)
+    return t
+
+
 def main() -> None:
     import argparse
 
@@ -142,12 +156,15 @@ def main() -> None:
     ap.add_argument("--splits", nargs="*", default=["valid"])
     ap.add_argument("--holdout-seed", type=int, default=77)
     ap.add_argument("--holdout-count", type=int, default=200)
+    ap.add_argument("--renders", type=int, default=0, help="also this many training-look renders")
+    ap.add_argument("--renders-seed", type=int, default=98)
     ap.add_argument("--value-source", default="reader")
     ap.add_argument("--no-slice", action="store_true")
+    ap.add_argument("--conf", type=float, default=0.25, help="the detector's threshold for a box")
     ap.add_argument("--out", type=Path)
     a = ap.parse_args()
     det = load_detector(a.model)
-    kw = {"value_source": a.value_source, "sliced": not a.no_slice,
+    kw = {"value_source": a.value_source, "sliced": not a.no_slice, "conf": a.conf,
           "value_model": load_value_model(a.value_model) if a.value_model else None}
     res: dict = {"detector": str(det.path), "value_model": str(a.value_model or "default"), **{
         k: v for k, v in kw.items() if k != "value_model"}}
@@ -158,6 +175,10 @@ def main() -> None:
     if a.holdout_count:
         res["holdout"] = eval_holdout(a.holdout_seed, a.holdout_count, det, **kw).as_dict()
         print(json.dumps({"holdout": {k: v for k, v in res["holdout"].items() if "confusion" not in k}}),
+              flush=True)
+    if a.renders:
+        res["renders"] = eval_renders(a.renders_seed, a.renders, det, **kw).as_dict()
+        print(json.dumps({"renders": {k: v for k, v in res["renders"].items() if "confusion" not in k}}),
               flush=True)
     if a.out:
         a.out.write_text(json.dumps(res, indent=1))
