@@ -314,6 +314,7 @@ def add_commands(sub) -> None:
     p.add_argument("--model", type=Path, help="ONNX model (default models/detector.onnx)")
     p.add_argument("--pt", type=Path, help="the matching .pt checkpoint for ultralytics (default models/detector.pt: the shipped weights, rebuilt from the ONNX by vision.training.warm_start)")
     p.add_argument("--frames", type=int, default=30, help="frames to time (default 30)")
+    p.add_argument("--rounds", type=int, default=5, help="rounds, each timing every path on every frame (default 5)")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--out", type=Path, help="write the figures as JSON here")
     p.set_defaults(func=_bench)

@@ -24,22 +24,25 @@ def bench_frames(n: int) -> list[np.ndarray]:
     return [cv2.resize(render_image(7, i).image, (640, 480)) for i in range(n)]
 
 
-def median_ms(fns, frames: list[np.ndarray], warmup: int = 3) -> list[float]:
-    """Median ms per frame of each function, timed in blocks A B C ... A B: our paths run
-    before and after the other one and their medians pool both blocks, so load drift hits
-    all alike. (Taking turns frame by frame was unfair: torch's OpenMP threads keep spinning
-    after a predict and slowed whichever call came next.)"""
+def round_medians(fns, frames: list[np.ndarray], rounds: int = 5, warmup: int = 3) -> np.ndarray:
+    """Median ms per frame of each function in each round (rounds x functions). In a round each
+    function runs on every frame in turn, in an order that rotates from round to round, so a
+    change of load on a shared machine hits every function alike and cancels out of the per-round
+    ratios. (Taking turns frame by frame was unfair: torch's OpenMP threads keep spinning after a
+    predict and slowed whichever call came next.)"""
     for f in frames[:warmup]:
         for fn in fns:
             fn(f)
-    times: list[list[float]] = [[] for _ in fns]
-    order = list(range(len(fns))) + list(range(len(fns) - 1))
-    for k in order:
-        for f in frames:
-            t = time.perf_counter()
-            fns[k](f)
-            times[k].append((time.perf_counter() - t) * 1000)
-    return [float(np.median(t)) for t in times]
+    out = np.zeros((rounds, len(fns)))
+    for r in range(rounds):
+        for k in np.roll(np.arange(len(fns)), r):
+            times = []
+            for f in frames:
+                t = time.perf_counter()
+                fns[k](f)
+                times.append((time.perf_counter() - t) * 1000)
+            out[r, k] = np.median(times)
+    return out
 
 
 def _ultralytics_predict(pt: Path, imgsz: int, threads: int):
@@ -82,13 +85,18 @@ def main_bench(args) -> int:
         except cv2.error:
             other, kind = None, ""
     fns = [lambda f: det.detect(f), lambda f: read_dice(f, det)] + ([other] if other else [])
-    ms = median_ms(fns, frames)
-    ours, whole = ms[0], ms[1]
+    per_round = round_medians(fns, frames, args.rounds)
+    ms = np.median(per_round, axis=0)
     res = {"frames": len(frames), "frame_size": f"{frames[0].shape[1]}x{frames[0].shape[0]}",
-           "imgsz": det.imgsz, "threads": args.threads, "onnxruntime_detect_ms": round(ours, 2),
-           "whole_dice_path_ms": round(whole, 2)}
+           "imgsz": det.imgsz, "input": "any shape" if det.dynamic else f"{det.imgsz}x{det.imgsz}",
+           "threads": args.threads, "rounds": args.rounds, "onnxruntime_detect_ms": round(float(ms[0]), 2),
+           "whole_dice_path_ms": round(float(ms[1]), 2)}
     if other is not None:
-        res.update({f"{kind}_ms": round(ms[2], 2), f"speedup_vs_{kind}": round(ms[2] / ours, 2)})
+        ratios = per_round[:, 2] / per_round[:, 0]
+        res.update({f"{kind}_ms": round(float(ms[2]), 2),
+                    # The median of the rounds' own ratios: each round's pair ran under the same load.
+                    f"speedup_vs_{kind}": round(float(np.median(ratios)), 2),
+                    "speedup_range": [round(float(ratios.min()), 2), round(float(ratios.max()), 2)]})
         if kind == "ultralytics_predict":
             res["ultralytics_weights"] = str(pt)
     print(json.dumps(res))
