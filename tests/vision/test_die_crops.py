@@ -67,6 +67,6 @@ def test_mined_negatives_are_boxes_on_no_labelled_object_and_off_the_edge():
                 if not any(_overlap(b, lb.box) > 0 or any(_overlap(b, s) > 0 for s in lb.sides) for lb in r.labels))
     at_edge = (0, 200, 30, 230)
     twice = (free[0] + 1, free[1] + 1, free[2] + 1, free[3] + 1)
-    x, y = mined_negatives([_BoxesOn([on_label, free, at_edge]), _BoxesOn([twice])], 16, 1, copies=2)
+    x, y = mined_negatives([_BoxesOn([on_label, free, at_edge]), _BoxesOn([twice])], 16, 1, 0.7, copies=2)
     assert x.shape == (2, CROP_SIZE, CROP_SIZE, 3) and list(y) == [NO_DIE, NO_DIE]
     assert np.array_equal(x[0], square_crop(r.image, free))

@@ -113,7 +113,7 @@ def synthetic_crops(seed: int, index: int, varied: float = 0.0,
     return np.stack(crops), np.array(ys, np.int64)
 
 
-def mined_negatives(detectors: list[Detector], seed: int, images: int, varied: float = 0.7,
+def mined_negatives(detectors: list[Detector], seed: int, images: int, varied: float,
                     copies: int = 3) -> tuple[np.ndarray, np.ndarray]:
     """"No die" crops of the detectors' die boxes on 640x480 renders of `seed` that overlap no
     labelled object or side face (more than 10% of the smaller box) and keep 4 px off the frame's
@@ -215,7 +215,7 @@ def main() -> None:
                     help="with --real: add 'no die' crops of the shipped detector's boxes on no labelled die")
     a = ap.parse_args()
     if a.mine:
-        x, y = mined_negatives([Detector(p, threads=1) for p in a.mine], a.seed, a.images, a.varied or 0.7)
+        x, y = mined_negatives([Detector(p, threads=1) for p in a.mine], a.seed, a.images, a.varied)
     elif a.real:
         x, y = real_crops(real_dice.REAL_DICE_DIR, a.real)
         if a.real_negatives:

@@ -2,9 +2,9 @@
 
 Test beds: the real webcam photos (`datasets/real-dice-webcam`, any split), the hold-out render
 style (`vision.synth.holdout_dice`, never trained on) and, to choose a setting without looking at
-the hold-out, fresh renders of the training looks (`--renders`, seed 98: no training set uses it). A prediction is right when its box
-holds a labelled die's centre and the values agree (the real set's README rule), each label
-matched at most once. Reported: recall (dice found with the right value), precision (sure
+the hold-out, fresh renders of the training looks (`--renders`, seed 98: no training set uses
+it). A prediction is right when its box holds a labelled die's centre and the values agree (the
+real set's README rule), each label matched at most once. Reported: recall (dice found with the right value), precision (sure
 answers that are right), dice found at all, unsure answers, colour right, recall by die size.
 """
 from __future__ import annotations
@@ -16,8 +16,8 @@ from pathlib import Path
 
 
 from vision.detector import load_detector, read_dice, read_image
-from vision.detector.die_values import load_value_model
 from vision.detector.classes import CLASSES, die_value
+from vision.detector.die_values import load_value_model
 from vision.synth import render_image
 from vision.synth.holdout_dice import render_holdout
 from vision.training import real_dice
