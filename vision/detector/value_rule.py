@@ -66,6 +66,7 @@ def decide(probs: np.ndarray, pip: int | None, rule: ValueRule = SHIPPED_RULE,
         value = v if rule.override is not None and p >= rule.override else None
     return None if wide is not None and wide_disagrees(wide, value) else value
 
+
 # A second, wider look at a die (vision.detector.die_crop.wide_crop): a box on part of a die (half
 # a six framed as a three, a pip cut off) is read from a crop that shows only that part, while
 # the wider crop shows the whole die. When that wider look reads another value at least this

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.detector.classes import CLASSES, DIE_CLASSES, die_value
-from vision.detector.die_crop import jitter_box, square_crop
+from vision.detector.die_crop import CROP_SIZE, jitter_box, square_crop
 from vision.detector.image_io import read_image
 from vision.detector.model import Detector, load_detector
 from vision.detector.slicing import detect_sliced
@@ -72,6 +72,18 @@ def _square_sides(lb, taken: list) -> list[tuple]:
     return out
 
 
+def _copies(frame: np.ndarray, box, rng: np.random.Generator, copies: int) -> list[np.ndarray]:
+    """`copies` crops of one box: the first as it is, the rest jittered."""
+    return [square_crop(frame, box if k == 0 else jitter_box(rng, box)) for k in range(copies)]
+
+
+def _arrays(crops: list[np.ndarray], ys: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Crops and classes as arrays, an empty pair of the right shapes when there are none."""
+    if not crops:
+        return np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8), np.zeros(0, np.int64)
+    return np.stack(crops), np.array(ys, np.int64)
+
+
 def synthetic_crops(seed: int, index: int, varied: float = 0.0,
                     side_faces: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Crops and classes from one render of `seed` (deterministic); `varied` as in
@@ -108,9 +120,7 @@ def synthetic_crops(seed: int, index: int, varied: float = 0.0,
         if b is not None:
             crops.append(square_crop(r.image, b))
             ys.append(NO_DIE)
-    if not crops:
-        return np.zeros((0, 32, 32, 3), np.uint8), np.zeros(0, np.int64)
-    return np.stack(crops), np.array(ys, np.int64)
+    return _arrays(crops, ys)
 
 
 def mined_negatives(detectors: list[Detector], seed: int, images: int, varied: float,
@@ -134,10 +144,8 @@ def mined_negatives(detectors: list[Detector], seed: int, images: int, varied: f
                 boxes.append(b)
         rng = np.random.default_rng([seed, i, 11])
         for b in boxes:
-            crops += [square_crop(r.image, b if k == 0 else jitter_box(rng, b)) for k in range(copies)]
-    if not crops:
-        return np.zeros((0, 32, 32, 3), np.uint8), np.zeros(0, np.int64)
-    return np.stack(crops), np.full(len(crops), NO_DIE, np.int64)
+            crops += _copies(r.image, b, rng, copies)
+    return _arrays(crops, [NO_DIE] * len(crops))
 
 
 def _job(args: tuple[int, int, int, float, bool]) -> tuple[np.ndarray, np.ndarray]:
@@ -169,10 +177,9 @@ def real_crops(root: Path, split: str, copies: int = 3, seed: int = 0) -> tuple[
         h, w = frame.shape[:2]
         for lb in real_dice.read_labels(root, name, w, h):
             face = real_dice.face_box(lb, w, h)
-            for k in range(copies):
-                crops.append(square_crop(frame, face if k == 0 else jitter_box(rng, face)))
-                ys.append(lb.value)
-    return np.stack(crops), np.array(ys, np.int64)
+            crops += _copies(frame, face, rng, copies)
+            ys += [lb.value] * copies
+    return _arrays(crops, ys)
 
 
 def real_negatives(root: Path, split: str, detector: Detector, copies: int = 3,
@@ -190,12 +197,9 @@ def real_negatives(root: Path, split: str, detector: Detector, copies: int = 3,
             x1, y1, x2, y2 = d.box
             if any(x1 <= cx <= x2 and y1 <= cy <= y2 for cx, cy in centres):
                 continue
-            for k in range(copies):
-                crops.append(square_crop(frame, d.box if k == 0 else jitter_box(rng, d.box)))
-                ys.append(NO_DIE)
-    if not crops:
-        return np.zeros((0, 32, 32, 3), np.uint8), np.zeros(0, np.int64)
-    return np.stack(crops), np.array(ys, np.int64)
+            crops += _copies(frame, d.box, rng, copies)
+            ys += [NO_DIE] * copies
+    return _arrays(crops, ys)
 
 
 def main() -> None:

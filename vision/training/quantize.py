@@ -35,8 +35,8 @@ CALIBRATION_SEED = 16
 HEAD = "/model.23/"  # the Detect head of the exported yolo11n graph
 
 
-class _Photos(CalibrationDataReader):
-    """The detector's own preprocessing of each calibration photo."""
+class _Frames(CalibrationDataReader):
+    """The detector's own preprocessing of each calibration frame."""
 
     def __init__(self, det: Detector, frames: list[np.ndarray]):
         self._blobs = iter([{det.input_name: det.preprocess(f)[0]} for f in frames])
@@ -76,7 +76,7 @@ def quantise(src: Path, out: Path, calibration: int = 24, renders: int = 0, meth
     with tempfile.TemporaryDirectory() as tmp:
         pre = Path(tmp) / "pre.onnx"
         quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)
-        quantize_static(str(pre), str(out), _Photos(det, frames), quant_format=QuantFormat.QOperator,
+        quantize_static(str(pre), str(out), _Frames(det, frames), quant_format=QuantFormat.QOperator,
                         per_channel=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
                         nodes_to_exclude=float_nodes(onnx.load(str(pre))),
                         calibrate_method=CalibrationMethod[method])
