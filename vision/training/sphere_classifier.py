@@ -91,7 +91,7 @@ def label_by_count(blob_mask: np.ndarray, shapes: list[PlacedShape]) -> int:
 LABELLERS = {"shape": label, "count": label_by_count}
 
 
-def _footage_card(rng: np.random.Generator) -> tuple[np.ndarray, list[PlacedShape]]:
+def footage_card(rng: np.random.Generator) -> tuple[np.ndarray, list[PlacedShape]]:
     """One card of our footage's look: its spheres as drawn circles (the other shapes are not
     recorded, so a blob there is "not a sphere" unless it takes in part of a sphere)."""
     art = quarx_card(rng, int(rng.integers(1, 10)))
@@ -122,7 +122,7 @@ def crops(cards: int, seed: int, footage_share: float = 0.25, labels: str = "sha
     xs, ys = [], []
     for _ in range(cards):
         if rng.random() < footage_share:
-            image, shapes = _footage_card(rng)
+            image, shapes = footage_card(rng)
         else:
             card = render_shape_card(rng)
             image, shapes = card.image, card.shapes
@@ -143,7 +143,7 @@ def validate(cards: int = 360, seed: int = 999, model: SphereModel | None = None
     for i in range(cards):
         if i % 3 == 0:
             look = "footage"
-            image, shapes = _footage_card(rng)
+            image, shapes = footage_card(rng)
             truth = sum(s.kind == SPHERE for s in shapes)
         else:
             look = "randomised"
