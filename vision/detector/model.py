@@ -28,7 +28,10 @@ class Detection:
 class Detector:
     """A loaded ONNX model; detect() is safe to call from several threads at once."""
 
-    def __init__(self, path: str | Path | None = None, threads: int | None = None):
+    def __init__(self, path: str | Path | None = None, threads: int | None = None,
+                 names: tuple[str, ...] | None = None):
+        """names: the model's own class names, for a model of other classes than the dice
+        detector's (vision.detector.classes.CLASSES); its scores are then read as they are."""
         self.path = Path(path) if path else Path(os.environ.get("TABLESIGHT_MODEL", DEFAULT_MODEL))
         self.session = cpu_session(self.path, f"no model installed: {self.path} not found "
                                    "(train one with `tablesight train` or restore models/detector.onnx)", threads)
@@ -40,8 +43,8 @@ class Detector:
         self.imgsz = 320 if self.dynamic else int(inp.shape[2])
         out = self.session.get_outputs()[0].shape
         self.num_classes = int(out[1]) - 4 if isinstance(out[1], int) else len(CLASSES)
-        self.names = CLASSES[: self.num_classes]
-        self.merge_dice = True
+        self.names = names or CLASSES[: self.num_classes]
+        self.merge_dice = names is None
 
     def preprocess(self, frame: np.ndarray, imgsz: int | None = None):
         size = imgsz or self.imgsz

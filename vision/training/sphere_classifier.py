@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 
 from vision.games.quarx.blobs import Blob, card_blobs
+from vision.games.quarx.sphere_detector import SphereDetector, load_sphere_detector
 from vision.games.quarx.sphere_model import CUTS, OTHER_CLASS, SPHERE_CLASS, UNSURE_CLASS, SphereModel, count_by_shape
 from vision.games.quarx.spheres import count_spheres_on_card
 from vision.synth.cards import quarx_card
@@ -133,10 +134,12 @@ def crops(cards: int, seed: int, footage_share: float = 0.25, labels: str = "sha
     return np.stack(xs), np.array(ys, np.int64)
 
 
-def validate(cards: int = 360, seed: int = 999, model: SphereModel | None = None) -> dict:
-    """Both counters on fresh cards of the training looks (never trained on; the thresholds in
-    vision.games.quarx.sphere_model were chosen here): a third in our footage's look, the rest
-    randomised with 1-9 spheres kept apart as on real cards. Per look: right, unsure, wrong."""
+def validate(cards: int = 360, seed: int = 999, model: SphereModel | None = None,
+             detector: SphereDetector | None = None) -> dict:
+    """The counters on fresh cards of the training looks (never trained on; the thresholds in
+    vision.games.quarx.sphere_model and sphere_detector were chosen here): a third in our
+    footage's look, the rest randomised with 1-9 spheres kept apart as on real cards. Per look:
+    right, unsure, wrong. With `detector` also "learned, else detector", as count_card counts."""
     model = model or SphereModel()
     rng = np.random.default_rng([seed, 1])
     out: dict = {}
@@ -149,7 +152,11 @@ def validate(cards: int = 360, seed: int = 999, model: SphereModel | None = None
             look = "randomised"
             card = render_shape_card(rng, spheres=int(rng.integers(1, 10)), min_gap=int(rng.integers(2, 8)))
             image, truth = card.image, card.spheres
-        for counter, got in (("outlines", count_spheres_on_card(image)), ("learned", count_by_shape(image, model))):
+        learned = count_by_shape(image, model)
+        counts = [("outlines", count_spheres_on_card(image)), ("learned", learned)]
+        if detector is not None:
+            counts.append(("learned, else detector", learned if learned is not None else detector.count(image)))
+        for counter, got in counts:
             row = out.setdefault(look, {}).setdefault(counter, {"right": 0, "unsure": 0, "wrong": 0})
             row["unsure" if got is None else "right" if got == truth else "wrong"] += 1
     return {"cards": cards, "seed": seed, **out}
@@ -183,10 +190,11 @@ def main(argv: list[str] | None = None) -> None:
                     help="how a blob is labelled: by its shape (v1-v3) or by the spheres it counts")
     ap.add_argument("--masks", action="store_true", help="a fourth input channel: the blob's own mask (v8 on)")
     ap.add_argument("--validate", type=Path, metavar="JSON",
-                    help="only score the installed model and the outline counter on fresh training-look cards, into JSON")
+                    help="only score the installed model, the outline counter and (where installed) the sphere detector "
+                         "on fresh training-look cards, into JSON")
     a = ap.parse_args(argv)
     if a.validate:
-        got = validate()
+        got = validate(detector=load_sphere_detector())
         a.validate.write_text(json.dumps(got, indent=1) + "\n")
         print(json.dumps(got, indent=1))
         return
