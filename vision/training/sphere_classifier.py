@@ -139,7 +139,8 @@ def validate(cards: int = 360, seed: int = 999, model: SphereModel | None = None
     """The counters on fresh cards of the training looks (never trained on; the thresholds in
     vision.games.quarx.sphere_model and sphere_detector were chosen here): a third in our
     footage's look, the rest randomised with 1-9 spheres kept apart as on real cards. Per look:
-    right, unsure, wrong. With `detector` also "learned, else detector", as count_card counts."""
+    right, unsure, wrong. With `detector` also "learned, else detector": the detector's count
+    where the classifier is unsure (measured only; count_card does not ask it, models/MODEL_CARD.md)."""
     model = model or SphereModel()
     rng = np.random.default_rng([seed, 1])
     out: dict = {}
