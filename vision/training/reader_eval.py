@@ -168,18 +168,18 @@ def main() -> None:
           "value_model": load_value_model(a.value_model) if a.value_model else None}
     res: dict = {"detector": str(det.path), "value_model": str(a.value_model or "default"), **{
         k: v for k, v in kw.items() if k != "value_model"}}
+
+    def keep(bed: str, tally: ReaderTally) -> None:
+        """One bed's figures into the JSON, and onto stdout as it finishes (confusions left out)."""
+        res[bed] = tally.as_dict()
+        print(json.dumps({bed: {k: v for k, v in res[bed].items() if "confusion" not in k}}), flush=True)
+
     for split in a.splits:
-        res[f"real_{split}"] = eval_real(a.real_dir, split, det, **kw).as_dict()
-        print(json.dumps({f"real_{split}": {k: v for k, v in res[f"real_{split}"].items()
-                                             if "confusion" not in k}}), flush=True)
+        keep(f"real_{split}", eval_real(a.real_dir, split, det, **kw))
     if a.holdout_count:
-        res["holdout"] = eval_holdout(a.holdout_seed, a.holdout_count, det, **kw).as_dict()
-        print(json.dumps({"holdout": {k: v for k, v in res["holdout"].items() if "confusion" not in k}}),
-              flush=True)
+        keep("holdout", eval_holdout(a.holdout_seed, a.holdout_count, det, **kw))
     if a.renders:
-        res["renders"] = eval_renders(a.renders_seed, a.renders, det, **kw).as_dict()
-        print(json.dumps({"renders": {k: v for k, v in res["renders"].items() if "confusion" not in k}}),
-              flush=True)
+        keep("renders", eval_renders(a.renders_seed, a.renders, det, **kw))
     if a.out:
         a.out.write_text(json.dumps(res, indent=1))
 
