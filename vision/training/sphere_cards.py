@@ -8,7 +8,7 @@ same domain-randomised cards (`vision.synth.quarx_shapes`: every material, decoy
 and camera) looks for spheres themselves. Each sphere is boxed by the part of it that shows
 (`PlacedShape.mask`, less what later shapes cover); eggs, discs, cylinders, tori, bubbles and
 the rest are left unlabelled, so they are what the detector learns not to box. A quarter of the
-cards are in our footage's look (`sphere_classifier.footage_card`), as for the classifier.
+cards are in our footage's look (`sphere_classifier.training_card`), as for the classifier.
 
     python -m vision.training.sphere_cards --out datasets/generated/sphere_cards --count 2000
 """
@@ -20,8 +20,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.synth.quarx_shapes import CARD_H, CARD_W, SPHERE, PlacedShape, render_shape_card
-from vision.training.sphere_classifier import footage_card
+from vision.synth.quarx_shapes import CARD_H, CARD_W, SPHERE, PlacedShape
+from vision.training.sphere_classifier import training_card
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_OUT = ROOT / "datasets" / "generated" / "sphere_cards"
@@ -48,11 +48,7 @@ def yolo_lines(boxes: list[tuple[float, float, float, float]]) -> list[str]:
 
 def render_card(seed: int, index: int) -> tuple[np.ndarray, list[PlacedShape]]:
     """Card `index` of `seed` (deterministic): the picture and its shapes."""
-    rng = np.random.default_rng([seed, index])
-    if rng.random() < FOOTAGE_SHARE:
-        return footage_card(rng)
-    card = render_shape_card(rng)
-    return card.image, card.shapes
+    return training_card(np.random.default_rng([seed, index]), FOOTAGE_SHARE)
 
 
 def build(out: Path = DEFAULT_OUT, seed: int = 7, count: int = 2000, val_count: int = 200) -> Path:

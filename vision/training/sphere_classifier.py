@@ -110,6 +110,15 @@ def footage_card(rng: np.random.Generator) -> tuple[np.ndarray, list[PlacedShape
     return img, shapes
 
 
+def training_card(rng: np.random.Generator, footage_share: float) -> tuple[np.ndarray, list[PlacedShape]]:
+    """One training card and its shapes: in our footage's look with probability `footage_share`,
+    else a randomised one (vision.synth.quarx_shapes)."""
+    if rng.random() < footage_share:
+        return footage_card(rng)
+    card = render_shape_card(rng)
+    return card.image, card.shapes
+
+
 def _blobs_with_parts(blobs: list[Blob]) -> list[Blob]:
     return [b for blob in blobs for b in (blob, *blob.parts)]
 
@@ -122,11 +131,7 @@ def crops(cards: int, seed: int, footage_share: float = 0.25, labels: str = "sha
     rng = np.random.default_rng([seed, 5150])
     xs, ys = [], []
     for _ in range(cards):
-        if rng.random() < footage_share:
-            image, shapes = footage_card(rng)
-        else:
-            card = render_shape_card(rng)
-            image, shapes = card.image, card.shapes
+        image, shapes = training_card(rng, footage_share)
         for cut in CUTS:
             for blob in _blobs_with_parts(card_blobs(image, cut)):
                 xs.append(np.dstack([blob.crop, blob.crop_mask]) if masks else blob.crop)
