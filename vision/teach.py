@@ -6,9 +6,10 @@ the box may enclose the top face or just its pips; the colour word is optional).
 
 What is learned (in seconds, on the CPU, with no torch):
 - the value classifier's last layer, refitted on the features of the user's die crops (turned,
-  mirrored, re-framed) and of what the detector found away from every die, kept close to the
-  shipped layer; only when every value shows on at least MIN_PER_VALUE dice (a value the photos
-  never show would be left too unsure, and no held-out photo could tell);
+  mirrored, re-framed, and the reader's wider look at each) and of what the detector found away
+  from every die, kept close to the shipped layer; only when every value shows on at least
+  MIN_PER_VALUE dice (a value the photos never show would be left too unsure, and no held-out
+  photo could tell);
 - the measured colour of every colour word the user gave;
 - the detection threshold, the value rule (pip check, or the classifier alone at a certainty)
   and, when every die has a colour word, the colour gate (boxes of no taught colour are dropped).
@@ -204,6 +205,10 @@ def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.G
             box = base if k == 0 else jitter_box(rng, base)
             crops += _dihedral(square_crop(frame, box))
             ys += [lb.value] * 8
+        # The reader's wider look at the die must read the same value: taught on the user's dice,
+        # it sees their neighbours and cloth, and a veto it casts is then about the box, not the look.
+        crops += _dihedral(wide_crop(frame, base))
+        ys += [lb.value] * 8
     for i, j in enumerate(match):
         if j < 0 and not _touches_die(boxes[i], photo.dice):
             crops += _dihedral(square_crop(frame, boxes[i]))[:4]

@@ -8,7 +8,9 @@ import pytest
 
 from vision.detector.profile import DiceProfile, ProfileError, lab, load_profile
 from vision.detector.value_rule import SHIPPED_RULE, STRICT_RULE, ValueRule, decide
-from vision.teach import TaughtDie, TeachError, Seen, fit_head, learn, learned_words, parse_label_line, read_folder
+from vision.detector.die_crop import wide_crop
+from vision.teach import (Photo, TaughtDie, TeachError, Seen, fit_head, learn, learned_words, parse_label_line,
+                          read_folder, see)
 
 
 def test_label_line_in_pixels_with_an_optional_colour():
@@ -52,6 +54,37 @@ def test_fit_head_learns_a_shifted_class_and_stays_near_the_start():
     assert ((x @ w.T + b).argmax(1) == y).mean() > 0.95
     near, _ = fit_head(x, y, w0, b0, steps=300, keep=10.0)  # a strong pull keeps the shipped layer
     assert np.abs(near).max() < np.abs(w).max() / 5
+
+
+class _NoBoxes:
+    imgsz = 320
+
+    def detect(self, *args, **kwargs):
+        return []
+
+
+class _RecordingModel:
+    def __init__(self):
+        self.calls = []
+
+    def outputs(self, crops):
+        self.calls.append(crops)
+        return np.zeros((len(crops), 7), np.float32), np.zeros((len(crops), 64), np.float32)
+
+
+def test_the_layer_is_taught_the_readers_wider_look_at_each_die():
+    """The wider look makes a die unsure when it reads another value; taught only the box's crop,
+    it kept reading the side faces of a new set's big dice and turned right answers into "?"."""
+    frame = np.random.default_rng(1).integers(0, 255, (200, 240, 3), dtype=np.uint8)
+    die = TaughtDie((80.0, 70.0, 130.0, 120.0), 5, None)
+    model = _RecordingModel()
+    seen = see(Photo("p.png", frame, [die]), _NoBoxes(), model, np.random.default_rng(0))
+    crops, values = model.calls[-1], seen.train_y
+    wide = wide_crop(frame, die.box)
+    assert len(crops) == len(values) and set(values.tolist()) == {5}
+    taught_wide = [c for c in crops if c.shape == wide.shape and np.array_equal(c, wide)]
+    assert len(taught_wide) == 1  # once as it is, then turned and mirrored (the other 7 views)
+    assert sum(np.array_equal(c, np.rot90(wide, 2)) for c in crops) == 1
 
 
 def test_profile_round_trip_and_refusals(tmp_path):

@@ -29,6 +29,10 @@ from vision.training.reader_eval import ReaderTally
 
 SYNTH_ONLY_MODEL = Path(__file__).resolve().parents[2] / "models" / "die_values_synth_only.onnx"
 NEW_SET = Style(body="lavender", pip=1, cloth=0, cloth_bgr=(150, 190, 120))  # dark pips, green gingham
+# Two more sets of the hold-out style, each with its own seed, so that one set's figure is not
+# the whole story: mint with red pips on wood, charcoal with yellow pips on a grey check.
+MORE_SETS = {"mint_red_wood": (Style(body="mint", pip=1, cloth=2, cloth_bgr=(60, 90, 140)), 41),
+             "charcoal_yellow_check": (Style(body="charcoal", pip=2, cloth=1, cloth_bgr=(200, 200, 200)), 51)}
 
 
 def _write(folder: Path, name: str, frame, lines: list[str]) -> None:
@@ -148,6 +152,10 @@ def main() -> None:
             print(json.dumps({key: res[key]}), flush=True)
         res[f"synthetic_{k}"] = synthetic_case(k, det, model, a.count)
         print(json.dumps({f"synthetic_{k}": res[f"synthetic_{k}"]}), flush=True)
+    for name, (style, seed) in MORE_SETS.items():
+        k = min(a.photos)
+        res[f"{name}_{k}"] = synthetic_case(k, det, model, a.count, style, seed)
+        print(json.dumps({f"{name}_{k}": res[f"{name}_{k}"]}), flush=True)
     res["shipped_rule_on_train_split"] = shipped_rule_check(det)
     if a.out:
         a.out.write_text(json.dumps(res, indent=1))
