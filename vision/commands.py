@@ -32,6 +32,7 @@ def _detector(cmd: str, path: Path | None):
 def _profile(path: Path | None):
     """(value model, profile) for --profile, or an error message in words."""
     from vision.detector.die_values import load_value_model
+    from vision.detector.model import installed_detector_digest
     from vision.detector.profile import ProfileError, load_profile
 
     model = load_value_model()
@@ -40,7 +41,7 @@ def _profile(path: Path | None):
     if model is None:
         return None, None, "a dice profile needs the die value model (models/die_values.onnx), which is missing"
     try:
-        return model, load_profile(path, model.digest), None
+        return model, load_profile(path, model.digest, installed_detector_digest()), None
     except ProfileError as e:
         return None, None, str(e)
 

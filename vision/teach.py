@@ -12,7 +12,9 @@ What is learned (in seconds, on the CPU, with no torch):
   photo could tell);
 - the measured colour of every colour word the user gave;
 - the detection threshold, the value rule (pip check, or the classifier alone at a certainty)
-  and, when every die has a colour word, the colour gate (boxes of no taught colour are dropped).
+  and, when every die has a colour word, the colour gate (boxes of no taught colour are dropped);
+- a correction of the detector's die score (`vision.detector.taught_boxes`), whose boxes are
+  added where the shipped detector found none: for dice it misses (a dark set on a checked cloth).
 Every combination is measured photo by photo on photos it was not fitted on (leave one photo
 out), against the shipped reader; one is kept only when it reads more dice right and no more
 wrong, or as many right and fewer wrong ("never worse"); otherwise the profile keeps the shipped
@@ -33,19 +35,20 @@ from vision.detector.color import face_colour, white_balance_gains
 from vision.detector.die_crop import box_crop, jitter_box, square_crop, wide_crop
 from vision.detector.die_values import DieValueModel, softmax
 from vision.detector.image_io import read_image
-from vision.detector.model import Detector
+from vision.detector.model import Detection, Detector
 from vision.detector.pips import count_pips
 from vision.detector.profile import DiceProfile, lab
 from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
+from vision.detector.taught_boxes import (LOW_CONF, ScoreHead, TeachingAnchors, added_boxes, anchors, detect_taught,
+                                          fit_score_head, teaching_anchors)
 from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, STRICT_RULE, ValueRule, decide, is_die
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 MAX_PHOTOS = 100
 MAX_DICE_PER_PHOTO = 60
 DEFAULT_CONF = 0.25  # read_dice's own threshold
-CONF_CHOICES = (0.05, 0.1, 0.15, DEFAULT_CONF)
-LOW_CONF = min(CONF_CHOICES)
+CONF_CHOICES = (LOW_CONF, 0.1, 0.15, DEFAULT_CONF)
 # The value rules teaching may choose: the shipped one, one where every differing pip count
 # vetoes, the classifier alone at a certainty, or one where a pip count that agrees is still
 # enough at AGREE while one that differs vetoes only below a lower certainty than the shipped override:
@@ -144,6 +147,8 @@ class Seen:
     # The reader's wider look at each detection (vision.detector.die_crop.wide_crop); None: not taken
     wide_logits: np.ndarray | None = None
     wide_features: np.ndarray | None = None
+    # The detector's anchors for teaching its die score; None: the detector has no feature outputs
+    anchors: TeachingAnchors | None = None
 
 
 def _match(boxes, labels: list[TaughtDie]) -> list[int]:
@@ -183,18 +188,23 @@ def _dihedral(crop: np.ndarray) -> list[np.ndarray]:
     return [np.ascontiguousarray(c) for c in out]
 
 
+def seen_boxes(frame: np.ndarray, boxes: list, scores: np.ndarray, labels: list[TaughtDie],
+               model: DieValueModel) -> Seen:
+    """Boxes of one photo as the reader reads them (each box and its wider look in one run of the
+    classifier, as read_boxes does; pip counts, colours), matched to the labelled dice."""
+    both_logits, both_feats = model.outputs([square_crop(frame, b) for b in boxes] + [wide_crop(frame, b) for b in boxes])
+    n = len(boxes)
+    gains = white_balance_gains(frame)
+    return Seen(list(boxes), np.asarray(scores, np.float32), both_logits[:n], both_feats[:n],
+                [count_pips(box_crop(frame, b)) for b in boxes], [face_colour(frame, b, gains) for b in boxes],
+                _match(boxes, labels), labels, wide_logits=both_logits[n:], wide_features=both_feats[n:])
+
+
 def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.Generator) -> Seen:
     frame = photo.frame
     dets = detect_sliced(detector, frame, conf=LOW_CONF, classes=set(DIE_CLASSES))
-    boxes = [d.box for d in dets]
-    match = _match(boxes, photo.dice)
-    # Each box and the reader's wider look at it, in one run of the classifier (as read_boxes does)
-    both_logits, both_feats = model.outputs([square_crop(frame, b) for b in boxes] + [wide_crop(frame, b) for b in boxes])
-    n = len(boxes)
-    logits, feats, wide_logits, wide_feats = both_logits[:n], both_feats[:n], both_logits[n:], both_feats[n:]
-    gains = white_balance_gains(frame)
-    pips = [count_pips(box_crop(frame, b)) for b in boxes]
-    colours = [face_colour(frame, b, gains) for b in boxes]
+    seen = seen_boxes(frame, [d.box for d in dets], np.array([d.score for d in dets], np.float32), photo.dice, model)
+    boxes, match = seen.boxes, seen.match
     # Teaching crops: every labelled die, framed by its detection where one found it (as the
     # reader will frame it) or by its label; detections away from every die are "no die".
     crops, ys = [], []
@@ -213,9 +223,24 @@ def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.G
         if j < 0 and not _touches_die(boxes[i], photo.dice):
             crops += _dihedral(square_crop(frame, boxes[i]))[:4]
             ys += [0] * 4
-    tl, tx = model.outputs(crops)
-    return Seen(boxes, np.array([d.score for d in dets], np.float32), logits, feats, pips, colours, match,
-                photo.dice, tx, np.array(ys, np.int64), tl, wide_logits, wide_feats)
+    seen.train_logits, seen.train_x = model.outputs(crops)
+    seen.train_y = np.array(ys, np.int64)
+    if detector.has_features:
+        # Its own generator: which anchors stand for the rest must not move the crops' jitter.
+        seen.anchors = teaching_anchors(anchors(detector, frame), [lb.box for lb in photo.dice],
+                                        np.random.default_rng(0))
+    return seen
+
+
+def with_taught_boxes(photo: Photo, seen: Seen, detector: Detector, head: ScoreHead, model: DieValueModel) -> Seen:
+    """The photo as a profile with a taught detector score reads it: its shipped boxes (all down
+    to LOW_CONF) and the taught boxes where none of them lies."""
+    shipped = [Detection("", b, float(sc)) for b, sc in zip(seen.boxes, seen.scores)]
+    extra = added_boxes(shipped, detect_taught(detector, photo.frame, head, LOW_CONF)[1])
+    if not extra:
+        return seen
+    return seen_boxes(photo.frame, seen.boxes + [d.box for d in extra],
+                      np.concatenate([seen.scores, np.array([d.score for d in extra], np.float32)]), photo.dice, model)
 
 
 def base_head(seen: list[Seen]) -> tuple[np.ndarray, np.ndarray]:
@@ -311,23 +336,31 @@ def teach(photos: list[Photo], detector: Detector, model: DieValueModel, progres
     for k, ph in enumerate(photos):
         say(0.6 * k / len(photos), f"reading photo {k + 1}/{len(photos)}: {ph.name}")
         seen.append(see(ph, detector, model, rng))
-    return learn(seen, model.digest, say, t0)
+
+    def taught_view(k: int, head: ScoreHead) -> Seen:
+        return with_taught_boxes(photos[k], seen[k], detector, head, model)
+
+    return learn(seen, model.digest, say, t0, taught_view if detector.has_features else None,
+                 detector.digest if detector.has_features else "")
 
 
 @dataclass(frozen=True)
 class Choice:
-    """One way to read the user's dice: threshold, value rule, colour gate, taught or shipped head."""
+    """One way to read the user's dice: threshold, value rule, colour gate, taught or shipped
+    value layer, and whether a taught detector score adds boxes."""
 
     conf: float = DEFAULT_CONF
     rule: ValueRule = SHIPPED_RULE
     gate: bool = False
     taught_head: bool = False
+    taught_boxes: bool = False
 
     def caution(self) -> tuple:
         """Larger is more cautious: what breaks a tie between choices that read alike."""
         never = 2.0  # no override: the pip counter always vetoes
         return (self.conf, self.rule.pip_check, self.rule.sure,
-                never if self.rule.override is None else self.rule.override, not self.gate, not self.taught_head)
+                never if self.rule.override is None else self.rule.override, not self.gate, not self.taught_head,
+                not self.taught_boxes)
 
 
 def covers_values(seen: list[Seen]) -> bool:
@@ -337,29 +370,53 @@ def covers_values(seen: list[Seen]) -> bool:
     return bool((counts[1:] >= MIN_PER_VALUE).all())
 
 
-def learn(seen: list[Seen], digest: str, say: Progress, t0: float) -> DiceProfile:
+@dataclass
+class _View:
+    """A held-out photo as one kind of choice reads it: its boxes and each value layer's probabilities."""
+
+    seen: Seen
+    probs: dict[bool, np.ndarray]
+    wide: dict[bool, np.ndarray | None]
+
+
+def _view(s: Seen, fold: DiceProfile) -> _View:
+    probs = {False: softmax(s.logits), True: softmax(fold.logits(s.features, s.logits))}
+    wide = ({False: None, True: None} if s.wide_logits is None else
+            {False: softmax(s.wide_logits), True: softmax(fold.logits(s.wide_features, s.wide_logits))})
+    return _View(s, probs, wide)
+
+
+def learn(seen: list[Seen], digest: str, say: Progress, t0: float,
+          taught_view: Callable[[int, ScoreHead], Seen] | None = None, detector_sha: str = "") -> DiceProfile:
     """The profile from photos as the reader saw them: each choice scored photo by photo on a
-    layer fitted without that photo, kept only when it reads them better ("never worse")."""
+    layer fitted without that photo, kept only when it reads them better ("never worse").
+    taught_view(k, head): photo k read with the boxes a taught detector score adds (None: the
+    detector cannot be taught)."""
     w0, b0 = base_head(seen)
     shipped = DiceProfile(digest)
     before = Score()
     # The colour gate is a choice only when the owner named the colour of every die.
     gates = (False, True) if all(d.colour for s in seen for d in s.labels) else (False,)
     heads = (False, True) if covers_values(seen) else (False,)
-    after = {Choice(c, r, g, h): Score() for c in CONF_CHOICES for r in RULE_CHOICES for g in gates for h in heads}
+    boxes = (False, True) if taught_view is not None and all(s.anchors is not None for s in seen) else (False,)
+    after = {Choice(c, r, g, h, t): Score() for c in CONF_CHOICES for r in RULE_CHOICES for g in gates for h in heads
+             for t in boxes}
     for k, s in enumerate(seen):
         say(0.6 + 0.35 * k / len(seen), f"held-out check {k + 1}/{len(seen)}")
         rest = [o for o in seen if o is not s]
         cols = _colour_table(rest)
         fold = DiceProfile(digest, fit_head(np.concatenate([o.train_x for o in rest]),
                                             np.concatenate([o.train_y for o in rest]), w0, b0), cols)
-        probs = {False: softmax(s.logits), True: softmax(fold.logits(s.features, s.logits))}
-        wide = ({False: None, True: None} if s.wide_logits is None else
-                {False: softmax(s.wide_logits), True: softmax(fold.logits(s.wide_features, s.wide_logits))})
-        read_seen(s, probs[False], wide[False], DEFAULT_CONF, SHIPPED_RULE, shipped, before)
+        views = {False: _view(s, fold)}
+        if True in boxes:
+            fold_score = fit_score_head([o.anchors for o in rest], detector_sha)
+            views[True] = views[False] if fold_score is None else _view(taught_view(k, fold_score), fold)
+        v = views[False]
+        read_seen(s, v.probs[False], v.wide[False], DEFAULT_CONF, SHIPPED_RULE, shipped, before)
         reading = {g: DiceProfile(digest, None, cols, colour_gate=g) for g in gates}
         for ch, score in after.items():
-            read_seen(s, probs[ch.taught_head], wide[ch.taught_head], ch.conf, ch.rule, reading[ch.gate], score)
+            v = views[ch.taught_boxes]
+            read_seen(v.seen, v.probs[ch.taught_head], v.wide[ch.taught_head], ch.conf, ch.rule, reading[ch.gate], score)
     # Never worse: only a choice that reads no fewer held-out dice right and no more wrong, and
     # one of them better; among those the most right, a wrong answer costing WRONG_COST right
     # ones; ties go to the cautious end.
@@ -372,15 +429,18 @@ def learn(seen: list[Seen], digest: str, say: Progress, t0: float) -> DiceProfil
     colours = _colour_table(seen) if a.colour_right >= b.colour_right else {}
     ch = best or Choice()
     gate = ch.gate and bool(colours)
-    head = None
+    head, score_head = None, None
     if ch.taught_head:
         say(0.97, "fitting on all photos")
         head = fit_head(np.concatenate([s.train_x for s in seen]), np.concatenate([s.train_y for s in seen]), w0, b0)
+    if ch.taught_boxes:
+        score_head = fit_score_head([s.anchors for s in seen], detector_sha)
     report = {"photos": len(seen), "dice": sum(len(s.labels) for s in seen),
               "held_out_before": b.as_dict(), "held_out_after": a.as_dict(),
               "kept": "taught" if improved else "shipped", "colours_kept": bool(colours),
               "conf": ch.conf, "rule": ch.rule.to_json(), "colour_gate": gate,
               "layer": "taught" if ch.taught_head else "shipped", "colour_names": sorted(colours),
+              "detector": "taught" if score_head is not None else "shipped",
               "seconds": round(time.perf_counter() - t0, 1)}
     if not covers_values(seen):
         report["layer_note"] = (f"the value layer was not refitted: show every value 1-6 on at least "
@@ -390,7 +450,7 @@ def learn(seen: list[Seen], digest: str, say: Progress, t0: float) -> DiceProfil
                          f"kept the shipped reader: teaching read {a.right}/{a.labels} right, {a.wrong} wrong "
                          f"on held-out photos against {b.right} and {b.wrong} before")
     say(1.0, report["message"])
-    return DiceProfile(digest, head, colours, ch.conf if improved else None, report, ch.rule, gate)
+    return DiceProfile(digest, head, colours, ch.conf if improved else None, report, ch.rule, gate, score_head)
 
 
 def learned_words(report: dict) -> str:
@@ -410,6 +470,8 @@ def learned_words(report: dict) -> str:
     if report.get("colour_gate"):
         names = ", ".join(report.get("colour_names") or [])
         parts.append(f"boxes of none of your dice's colours ({names}) are ignored: teach every colour you play with")
+    if report.get("detector") == "taught":
+        parts.append("dice are also looked for where the camera's detector saw none, with its score taught on your dice")
     if report.get("conf") not in (None, DEFAULT_CONF):
         parts.append(f"dice found down to a detector score of {report['conf']}")
     return "; ".join(parts)

@@ -58,6 +58,7 @@ def test_fit_head_learns_a_shifted_class_and_stays_near_the_start():
 
 class _NoBoxes:
     imgsz = 320
+    has_features = False
 
     def detect(self, *args, **kwargs):
         return []

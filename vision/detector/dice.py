@@ -19,6 +19,7 @@ from vision.detector.pips import count_pips
 from vision.detector.profile import DiceProfile
 from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
+from vision.detector.taught_boxes import ScoreHead, added_boxes, detect_taught
 from vision.detector.value_rule import SHIPPED_RULE, decide, is_die
 
 ValueSource = Literal["reader", "net", "pips", "auto"]
@@ -55,8 +56,9 @@ def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float =
     class) or "auto" (classical count only where the network is unsure).
     sliced: also run the detector on overlapping tiles so that small dice are found.
     profile: a user's taught profile (`vision.detector.profile`): its value layer, its colour
-    names, its detection threshold and its value rule replace the general ones, and with its
-    colour gate a box of none of the set's colours is dropped.
+    names, its detection threshold and its value rule replace the general ones, with its
+    colour gate a box of none of the set's colours is dropped, and with its taught detector
+    score (on the detector it was taught on) boxes are added where the shipped one found none.
     A box on the side face right under another die's top face is dropped (`side_faces`), and a
     die whose wider look reads another value is unsure (`wide_disagrees`: a box on part of a die).
     """
@@ -66,13 +68,24 @@ def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float =
     if profile is not None and profile.conf is not None:
         conf = profile.conf
     classes = set(DIE_CLASSES)
-    dets: list[Detection] = (detect_sliced(det, frame, conf=conf, classes=classes) if sliced
-                             else det.detect(frame, conf=conf, classes=classes))
+    head = profile.score_head if profile is not None else None
+    if head is not None and sliced and det.has_features and det.digest == head.detector_sha:
+        dets = taught_detections(det, frame, head, conf)
+    else:
+        dets = (detect_sliced(det, frame, conf=conf, classes=classes) if sliced
+                else det.detect(frame, conf=conf, classes=classes))
     # Only the "reader" source reads values with the classifier; the others never pay for it.
     model = (value_model or load_value_model()) if value_source == "reader" else None
     readings = read_boxes(frame, dets, model, value_source, profile)
     sides = side_faces([r.box for r in readings])
     return [r for i, r in enumerate(readings) if i not in sides]
+
+
+def taught_detections(det: Detector, frame: np.ndarray, head: ScoreHead, conf: float) -> list[Detection]:
+    """The shipped detector's boxes at `conf`, plus the boxes of a taught score where the shipped
+    detector boxed nothing even at LOW_CONF (as teaching measured them)."""
+    shipped, taught = detect_taught(det, frame, head, conf)
+    return [d for d in shipped if d.score >= conf] + added_boxes(shipped, taught)
 
 
 def read_boxes(frame: np.ndarray, dets: list[Detection], model: DieValueModel | None,

@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 
 from vision.detector.die_crop import crops_blob
-from vision.detector.onnx_session import SharedModels, cpu_session
-from vision.detector.profile import DiceProfile, model_digest
+from vision.detector.onnx_session import SharedModels, cpu_session, model_digest
+from vision.detector.profile import DiceProfile
 
 DEFAULT_VALUE_MODEL = Path(__file__).resolve().parents[2] / "models" / "die_values.onnx"
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 
 from vision.detector.classes import CLASSES
-from vision.detector.onnx_session import cpu_session
+from vision.detector.errors import NoModelError
+from vision.detector.onnx_session import cpu_session, model_digest
 from vision.detector.geometry import letterbox, nms
 
 STRIDE = 32  # yolo11's largest stride: a dynamic input's sides must be multiples of it
@@ -45,6 +46,18 @@ class Detector:
         self.num_classes = int(out[1]) - 4 if isinstance(out[1], int) else len(CLASSES)
         self.names = names or CLASSES[: self.num_classes]
         self.merge_dice = names is None
+        # A detector exported with the features under each scale's last class layer as further
+        # outputs (vision.training.detector_features) can be taught a user's dice (taught_boxes).
+        self.output_name = self.session.get_outputs()[0].name
+        self.has_features = len(self.session.get_outputs()) == 4
+        self._digest: str | None = None
+
+    @property
+    def digest(self) -> str:
+        """The first 16 hex digits of the model file's SHA-256 (what a taught score is bound to)."""
+        if self._digest is None:
+            self._digest = model_digest(self.path)
+        return self._digest
 
     def preprocess(self, frame: np.ndarray, imgsz: int | None = None):
         size = imgsz or self.imgsz
@@ -54,7 +67,14 @@ class Detector:
 
     def raw(self, blob: np.ndarray) -> np.ndarray:
         """Network output (N, 4 + classes): cx, cy, w, h in input pixels, class scores."""
-        return self.session.run(None, {self.input_name: blob})[0][0].T
+        return self.session.run([self.output_name], {self.input_name: blob})[0][0].T
+
+    def raw_with_features(self, blob: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+        """raw()'s output and the three feature maps (1 x 64 x h x w, finest scale first)."""
+        if not self.has_features:
+            raise ValueError(f"{self.path.name} was exported without its feature outputs")
+        out, *feats = self.session.run(None, {self.input_name: blob})
+        return out[0].T, feats
 
     def decode(self, out: np.ndarray, lb, w: int, h: int, conf: float, iou: float,
                max_det: int = 300) -> list[Detection]:
@@ -105,3 +125,11 @@ def load_detector(path: str | Path | None = None, threads: int | None = None) ->
         if key not in _cache:
             _cache[key] = Detector(path, threads)
         return _cache[key]
+
+
+def installed_detector_digest() -> str | None:
+    """The shared detector's digest, None when no detector is installed."""
+    try:
+        return load_detector().digest
+    except NoModelError:
+        return None

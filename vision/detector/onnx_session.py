@@ -2,6 +2,7 @@
 and sharing each loaded model between callers."""
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 from collections.abc import Callable
@@ -13,6 +14,11 @@ import onnxruntime as ort
 from vision.detector.errors import NoModelError
 
 M = TypeVar("M")
+
+
+def model_digest(path: Path) -> str:
+    """The first 16 hex digits of a model file's SHA-256: what a taught profile is bound to."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
 def cpu_session(path: Path, missing: str, threads: int | None = None) -> ort.InferenceSession:

@@ -3,14 +3,15 @@
 A profile holds (1) a new last layer for the value classifier, fitted on the features of the
 user's own die crops, (2) the measured colour of each colour the user named, (3) the detection
 threshold, (4) the value rule (whether the pip counter may veto, how sure the classifier must be
-alone) and (5) whether boxes of none of the named colours are dropped, each kept only where it
-read the user's held-out photos better. It is tied to the value model it was taught on (its
-SHA-256): a profile taught on another model is refused with a clear error, and
+alone), (5) whether boxes of none of the named colours are dropped and (6) a taught correction
+of the detector's die score that adds boxes where the shipped detector found none
+(`taught_boxes`), each kept only where it read the user's held-out photos better. It is tied to the value model it was taught on (its
+SHA-256; a taught detector score also to the detector's): a profile taught on another model is
+refused with a clear error, and
 the shipped model file is never changed. JSON, about 12 kB with a taught layer.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,20 +20,16 @@ import cv2
 import numpy as np
 
 from vision.detector.color import name_color
+from vision.detector.taught_boxes import ScoreHead
 from vision.detector.value_rule import SHIPPED_RULE, ValueRule
 
-PROFILE_FORMAT = 2
-READABLE_FORMATS = (1, 2)  # format 1 had no value rule: it reads with the shipped one
+PROFILE_FORMAT = 3
+READABLE_FORMATS = (1, 2, 3)  # format 1 had no value rule (it reads with the shipped one), 2 no detector score
 COLOUR_REACH = 30.0  # Lab distance beyond which a taught colour does not name a die
 
 
 class ProfileError(ValueError):
     """A profile that cannot be used, with the reason in words."""
-
-
-def model_digest(path: Path) -> str:
-    """The first 16 hex digits of a model file's SHA-256: what a profile is bound to."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
 def lab(bgr: np.ndarray) -> np.ndarray:
@@ -52,6 +49,7 @@ class DiceProfile:
     report: dict = field(default_factory=dict)
     rule: ValueRule = SHIPPED_RULE
     colour_gate: bool = False  # every die of the set has a taught colour: drop boxes of no such colour
+    score_head: ScoreHead | None = None  # taught detector score: boxes where the shipped detector found none
 
     def logits(self, features: np.ndarray, base: np.ndarray) -> np.ndarray:
         if self.head is None:
@@ -82,7 +80,9 @@ class DiceProfile:
                 "head": None if self.head is None else {"W": np.round(self.head[0], 6).tolist(),
                                                         "b": np.round(self.head[1], 6).tolist()},
                 "colours": self.colours, "conf": self.conf, "rule": self.rule.to_json(),
-                "colour_gate": self.colour_gate, "report": self.report}
+                "colour_gate": self.colour_gate,
+                "detector_score": None if self.score_head is None else self.score_head.to_json(),
+                "report": self.report}
 
     def save(self, path: Path) -> Path:
         path = Path(path)
@@ -94,8 +94,9 @@ class DiceProfile:
 MAX_PROFILE_BYTES = 2_000_000
 
 
-def load_profile(path: str | Path, model_sha: str) -> DiceProfile:
-    """Read a profile and check it fits the value model in use; ProfileError says why not."""
+def load_profile(path: str | Path, model_sha: str, detector_sha: str | None = None) -> DiceProfile:
+    """Read a profile and check it fits the value model in use (and, when it has a taught
+    detector score and `detector_sha` is given, the detector in use); ProfileError says why not."""
     p = Path(path)
     if not p.is_file():
         raise ProfileError(f"no dice profile at {p} (make one with `tablesight teach DIR --out {p}`)")
@@ -120,13 +121,17 @@ def load_profile(path: str | Path, model_sha: str) -> DiceProfile:
             raise ProfileError(f"{p}: the value rule's certainty must be in (0, 1], not {rule.sure}")
         if rule.override is not None and not 0.0 < rule.override <= 1.0:
             raise ProfileError(f"{p}: the value rule's override must be in (0, 1], not {rule.override}")
+        score = None if d.get("detector_score") is None else ScoreHead.from_json(d["detector_score"])
         prof = DiceProfile(str(d["model_sha"]), head, colours, float(conf) if conf is not None else None,
-                           d.get("report") or {}, rule, bool(d.get("colour_gate", False)))
+                           d.get("report") or {}, rule, bool(d.get("colour_gate", False)), score)
     except ProfileError:
         raise
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise ProfileError(f"{p} is not a readable dice profile ({type(e).__name__}: {e})") from e
     if prof.model_sha != model_sha:
         raise ProfileError(f"{p} was taught on value model {prof.model_sha}, this one is {model_sha}: "
+                           "teach it again with `tablesight teach`")
+    if prof.score_head is not None and detector_sha is not None and prof.score_head.detector_sha != detector_sha:
+        raise ProfileError(f"{p} was taught on detector {prof.score_head.detector_sha}, this one is {detector_sha}: "
                            "teach it again with `tablesight teach`")
     return prof

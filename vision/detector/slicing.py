@@ -59,6 +59,19 @@ def merge(dets: list[Detection], iou: float = 0.5, inside: float = 0.75) -> list
     return [dets[i] for i in kept]
 
 
+def windows(detector: Detector, frame: np.ndarray, tile: int | None = None) -> list[tuple[int, int, int, int]]:
+    """The passes detect_sliced runs: the whole frame, then its tiles when the frame is larger
+    than 1.25 tiles on its long side."""
+    h, w = frame.shape[:2]
+    size = tile or detector.imgsz
+    return [(0, 0, w, h)] + (tiles(w, h, size) if max(w, h) > 1.25 * size else [])
+
+
+def cut_by_tile(box: tuple[float, ...], win: tuple[int, int, int, int], w: int, h: int) -> bool:
+    """True for a box from a tile (not the whole frame) that the tile's inner edge cut."""
+    return win != (0, 0, w, h) and _cut(box, win, w, h)
+
+
 def detect_sliced(detector: Detector, frame: np.ndarray, conf: float = 0.25, iou: float = 0.5,
                   classes: set[str] | None = None, tile: int | None = None) -> list[Detection]:
     """Detections from the whole frame and its tiles, merged; boxes in the frame's pixels.
@@ -66,13 +79,11 @@ def detect_sliced(detector: Detector, frame: np.ndarray, conf: float = 0.25, iou
     A frame no larger than 1.25 tiles on its long side gets the whole-frame pass only.
     """
     h, w = frame.shape[:2]
-    size = tile or detector.imgsz
-    out = detector.detect(frame, conf=conf, iou=iou, classes=classes)
-    if max(w, h) > 1.25 * size:
-        for win in tiles(w, h, size):
-            x1, y1, x2, y2 = win
-            for d in detector.detect(frame[y1:y2, x1:x2], conf=conf, iou=iou, classes=classes):
-                b = (d.box[0] + x1, d.box[1] + y1, d.box[2] + x1, d.box[3] + y1)
-                if not _cut(b, win, w, h):
-                    out.append(Detection(d.cls, b, d.score))
+    out: list[Detection] = []
+    for win in windows(detector, frame, tile):
+        x1, y1, x2, y2 = win
+        for d in detector.detect(frame[y1:y2, x1:x2], conf=conf, iou=iou, classes=classes):
+            b = (d.box[0] + x1, d.box[1] + y1, d.box[2] + x1, d.box[3] + y1)
+            if not cut_by_tile(b, win, w, h):
+                out.append(Detection(d.cls, b, d.score))
     return merge(out, iou)

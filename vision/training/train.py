@@ -5,6 +5,8 @@ import os
 import shutil
 from pathlib import Path
 
+from vision.training.detector_features import add_feature_outputs
+
 ROOT = Path(__file__).resolve().parents[2]
 RUNS = ROOT / "runs"
 MODELS = ROOT / "models"
@@ -83,7 +85,8 @@ def finetune(data: Path, weights: Path, epochs: int = 2, imgsz: int = 320, batch
 
 def export(weights: Path, out: Path = MODELS / "detector.onnx", imgsz: int = 320,
            threads: int = 2, dynamic: bool = False) -> Path:
-    """Export a checkpoint to ONNX (1x3ximgszximgsz, opset 17) and copy it to `out`."""
+    """Export a checkpoint to ONNX (1x3ximgszximgsz, opset 17) and copy it to `out`, with the
+    features teaching reads as further outputs."""
     offline_env(threads)
     from ultralytics import YOLO
 
@@ -93,7 +96,7 @@ def export(weights: Path, out: Path = MODELS / "detector.onnx", imgsz: int = 320
     out.parent.mkdir(parents=True, exist_ok=True)
     if Path(f).resolve() != out.resolve():
         shutil.copyfile(f, out)
-    return out
+    return add_feature_outputs(out)
 
 
 def main() -> None:
