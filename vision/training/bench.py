@@ -9,6 +9,8 @@ import cv2
 import numpy as np
 
 from vision.detector import load_detector, read_dice
+from vision.detector.profile import DiceProfile
+from vision.detector.taught_boxes import FEATURES, SCALES, ScoreHead
 from vision.synth import render_image
 from vision.training import real_dice
 
@@ -84,16 +86,26 @@ def main_bench(args) -> int:
             other, kind = _opencv_dnn(det.path, det.imgsz), "opencv_dnn"
         except cv2.error:
             other, kind = None, ""
-    fns = [lambda f: det.detect(f), lambda f: read_dice(f, det)] + ([other] if other else [])
+    fns = [lambda f: det.detect(f), lambda f: read_dice(f, det)]
+    if det.has_features:
+        # A profile with a taught detector score (all zero: the same passes as a taught one).
+        taught = DiceProfile("", score_head=ScoreHead(np.zeros((SCALES, FEATURES), np.float32),
+                                                      np.zeros(SCALES, np.float32), det.digest))
+        fns.append(lambda f: read_dice(f, det, profile=taught))
+    other_at = len(fns)
+    fns += [other] if other else []
     per_round = round_medians(fns, frames, args.rounds)
     ms = np.median(per_round, axis=0)
     res = {"frames": len(frames), "frame_size": f"{frames[0].shape[1]}x{frames[0].shape[0]}",
            "imgsz": det.imgsz, "input": "any shape" if det.dynamic else f"{det.imgsz}x{det.imgsz}",
            "threads": args.threads, "rounds": args.rounds, "onnxruntime_detect_ms": round(float(ms[0]), 2),
            "whole_dice_path_ms": round(float(ms[1]), 2)}
+    if det.has_features:
+        res.update({"whole_dice_path_taught_score_ms": round(float(ms[2]), 2),
+                    "taught_score_cost": round(float(np.median(per_round[:, 2] / per_round[:, 1])), 2)})
     if other is not None:
-        ratios = per_round[:, 2] / per_round[:, 0]
-        res.update({f"{kind}_ms": round(float(ms[2]), 2),
+        ratios = per_round[:, other_at] / per_round[:, 0]
+        res.update({f"{kind}_ms": round(float(ms[other_at]), 2),
                     # The median of the rounds' own ratios: each round's pair ran under the same load.
                     f"speedup_vs_{kind}": round(float(np.median(ratios)), 2),
                     "speedup_range": [round(float(ratios.min()), 2), round(float(ratios.max()), 2)]})
