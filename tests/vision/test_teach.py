@@ -9,6 +9,7 @@ import pytest
 from vision.detector.profile import DiceProfile, ProfileError, lab, load_profile
 from vision.detector.value_rule import SHIPPED_RULE, STRICT_RULE, ValueRule, decide
 from vision.detector.die_crop import wide_crop
+from vision.detector.taught_boxes import TeachingAnchors
 from vision.teach import (Photo, TaughtDie, TeachError, Seen, fit_head, learn, learned_words, parse_label_line,
                           read_folder, see)
 
@@ -204,3 +205,47 @@ def test_learning_keeps_the_shipped_reader_when_answering_alone_would_be_wrong()
     prof = learn(seen, "x", lambda f, m: None, 0.0)
     assert prof.report["kept"] == "shipped" and prof.rule == SHIPPED_RULE and prof.conf is None
     assert prof.report["held_out_after"]["wrong"] == 0
+
+
+def _sure_photo(values: list[int], shown: int, said: list[int] | None = None) -> Seen:
+    """A photo whose first `shown` dice the shipped detector boxed, each read 0.99 surely as
+    `said` (default: right) with the pip counter agreeing; anchors to fit a detector score on."""
+    said = said or values
+    rng = np.random.default_rng(len(values) + shown)
+    n = len(values)
+    boxes = [(40.0 * i, 0.0, 40.0 * i + 30, 30.0) for i in range(n)]
+    probs = np.full((shown, 7), 0.01 / 6, np.float32)
+    probs[np.arange(shown), said[:shown]] = 0.99
+    feats = rng.normal(0, 1, (shown, 64)).astype(np.float32)
+    labels = [TaughtDie(b, v, None) for b, v in zip(boxes, values)]
+    y = (rng.random(400) < 0.1).astype(float)
+    x = rng.normal(0, 1, (400, 64)).astype(np.float32)
+    x[:, 0] += 3 * y
+    return Seen(boxes[:shown], np.full(shown, 0.9, np.float32), np.log(probs), feats, list(said[:shown]),
+                [None] * shown, list(range(shown)), labels, np.repeat(feats, 4, 0),
+                np.repeat(np.array(values[:shown]), 4), np.repeat(np.log(probs), 4, 0),
+                anchors=TeachingAnchors(np.zeros(400, int), x, np.full(400, -6.0), y, np.ones(400)))
+
+
+@pytest.mark.parametrize("added_right", [True, False])
+def test_learning_keeps_a_taught_detector_score_only_when_the_boxes_it_adds_read_right(added_right):
+    values = [1, 2, 3, 4, 5, 6]
+    seen = [_sure_photo(values, 5) for _ in range(4)]
+    # What the photo looks like with the boxes a taught score adds: the sixth die boxed too,
+    # read as a 6 (or, surely, as a 2).
+    said = values if added_right else values[:5] + [2]
+    views = [_sure_photo(values, 6, said) for _ in range(4)]
+    asked = []
+
+    def taught_view(k, head):
+        asked.append((k, head.detector_sha))
+        return views[k]
+
+    prof = learn(seen, "x", lambda f, m: None, 0.0, taught_view, "det9")
+    assert sorted(asked) == [(k, "det9") for k in range(4)]  # each photo, on a score fitted without it
+    if added_right:
+        assert prof.score_head is not None and prof.score_head.detector_sha == "det9"
+        assert prof.report["detector"] == "taught" and prof.report["held_out_after"]["right"] == 24
+        assert "where the camera's detector saw none" in learned_words(prof.report)
+    else:
+        assert prof.score_head is None and prof.report["detector"] == "shipped"
