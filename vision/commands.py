@@ -29,10 +29,9 @@ def _detector(cmd: str, path: Path | None):
         return None
 
 
-def _profile(path: Path | None):
-    """(value model, profile) for --profile, or an error message in words."""
+def _profile(path: Path | None, detector_sha: str):
+    """(value model, profile) for --profile, read for the detector in use, or an error message in words."""
     from vision.detector.die_values import load_value_model
-    from vision.detector.model import installed_detector_digest
     from vision.detector.profile import ProfileError, load_profile
 
     model = load_value_model()
@@ -41,7 +40,7 @@ def _profile(path: Path | None):
     if model is None:
         return None, None, "a dice profile needs the die value model (models/die_values.onnx), which is missing"
     try:
-        return model, load_profile(path, model.digest, installed_detector_digest()), None
+        return model, load_profile(path, model.digest, detector_sha), None
     except ProfileError as e:
         return None, None, str(e)
 
@@ -52,7 +51,7 @@ def _dice(args: argparse.Namespace) -> int:
     det = _detector("dice", args.model)
     if det is None:
         return 3
-    model, profile, problem = _profile(args.profile)
+    model, profile, problem = _profile(args.profile, det.digest)
     if problem:
         _err("dice", problem)
         return 2

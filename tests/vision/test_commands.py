@@ -4,7 +4,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
+
+from vision.detector.die_values import load_value_model
+from vision.detector.profile import DiceProfile
+from vision.detector.taught_boxes import FEATURES, SCALES, ScoreHead
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = ROOT / "models" / "detector.onnx"
@@ -70,3 +75,13 @@ def test_quarx_json(expected):
     else:
         assert sum(obj["number_cards"]) == min(obj["spheres"], 31) or obj["spheres"] > 31
     assert all(len(c) == 5 for c in obj["cards"])
+
+
+def test_a_profile_taught_on_another_detector_is_refused_in_words(tmp_path):
+    if not MODEL.exists() or not (ROOT / "models" / "die_values.onnx").exists():
+        pytest.skip("no models installed")
+    head = ScoreHead(np.zeros((SCALES, FEATURES), np.float32), np.zeros(SCALES, np.float32), "another-detector")
+    path = DiceProfile(load_value_model().digest, score_head=head).save(tmp_path / "p.json")
+    image = next(SAMPLES.glob("*.jpg"))
+    r = run("dice", str(image), "--profile", str(path), "--json")
+    assert r.returncode == 2 and "taught on detector another-detector" in r.stderr and "Traceback" not in r.stderr
