@@ -40,8 +40,8 @@ from vision.detector.pips import count_pips
 from vision.detector.profile import DiceProfile, lab
 from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
-from vision.detector.taught_boxes import (LOW_CONF, ScoreHead, TeachingAnchors, added_boxes, anchors, detect_taught,
-                                          fit_score_head, teaching_anchors)
+from vision.detector.taught_boxes import (LOW_CONF, ScoreHead, TeachingAnchors, added_boxes, detect_taught, fit_score_head,
+                                          teaching_anchors)
 from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, STRICT_RULE, ValueRule, decide, is_die
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
@@ -227,8 +227,7 @@ def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.G
     seen.train_y = np.array(ys, np.int64)
     if detector.has_features:
         # Its own generator: which anchors stand for the rest must not move the crops' jitter.
-        seen.anchors = teaching_anchors(anchors(detector, frame), [lb.box for lb in photo.dice],
-                                        np.random.default_rng(0))
+        seen.anchors = teaching_anchors(detector, frame, [lb.box for lb in photo.dice], np.random.default_rng(0))
     return seen
 
 

@@ -9,8 +9,9 @@ from vision.detector.dice import read_dice, taught_detections
 from vision.detector.model import Detection
 from vision.detector.profile import DiceProfile, ProfileError, load_profile
 from vision.detector.slicing import detect_sliced
-from vision.detector.taught_boxes import (FEATURES, LOW_CONF, SCALES, ScoreHead, TeachingAnchors, added_boxes, anchors,
-                                          best_iou, fit_score_head, teaching_anchors)
+from vision.detector.taught_boxes import (FEATURES, LOW_CONF, MAX_NEGATIVES, SCALES, ScoreHead, TeachingAnchors,
+                                          added_boxes, anchors, best_iou, fit_score_head, label_anchors,
+                                          teaching_anchors)
 from vision.synth.holdout_dice import render_holdout
 
 
@@ -40,7 +41,7 @@ def test_teaching_anchors_label_by_framing_and_bound_what_they_keep():
     a = type("A", (), {})()
     a.boxes, a.scale = boxes, np.zeros(len(boxes), int)
     a.features, a.logit = np.zeros((len(boxes), FEATURES), np.float32), np.zeros(len(boxes))
-    t = teaching_anchors(a, [(10, 10, 30, 30)], np.random.default_rng(0))
+    t = label_anchors(a, [(10, 10, 30, 30)], np.random.default_rng(0))
     iou = best_iou(boxes[:4], [(10, 10, 30, 30)])
     assert iou[0] == pytest.approx(1) and iou[1] >= 0.65 and 0.4 < iou[2] < 0.5 and iou[3] == 0
     assert t.label.sum() == 6000  # the two well framed anchors of each group of four
@@ -85,6 +86,17 @@ def test_the_detector_gives_its_features_without_changing_its_output(detector):
     assert [f.shape[1] for f in feats] == [FEATURES] * SCALES
     a = anchors(detector, frame)
     assert len(a.boxes) == len(a.features) == len(a.logit) and set(a.scale.tolist()) == {0, 1, 2}
+
+
+def test_a_large_photo_has_more_tiles_not_more_anchors_kept(detector):
+    small = render_holdout(77, 1).image
+    large = np.tile(small, (3, 3, 1))  # nine times the pixels
+    rng = np.random.default_rng(0)
+    kept = [teaching_anchors(detector, f, [], rng) for f in (small, large)]
+    assert all(t.label.sum() == 0 for t in kept)
+    assert len(kept[1].label) <= MAX_NEGATIVES + 100 >= len(kept[0].label)
+    # Each kept anchor stands for the ones left out of its pass: the weights add up to all of them.
+    assert kept[1].weight.sum() == pytest.approx(len(anchors(detector, large).logit))
 
 
 def test_a_taught_score_adds_boxes_away_from_the_shipped_ones_and_a_null_one_adds_none(detector):

@@ -14,7 +14,7 @@ adds are read like any other (value classifier, pip check, wider look, colour ga
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -88,18 +88,27 @@ def _flat(feats: list[np.ndarray]) -> np.ndarray:
     return np.concatenate([f[0].reshape(f.shape[1], -1).T for f in feats])
 
 
+def window_anchors(detector: Detector, frame: np.ndarray, win: tuple[int, int, int, int]) -> Anchors:
+    """The anchors of one pass (the whole frame or a tile), boxes in the frame's pixels."""
+    x1, y1, x2, y2 = win
+    blob, lb = detector.preprocess(frame[y1:y2, x1:x2])
+    out, feats = detector.raw_with_features(blob)
+    xywh = out[:, :4]
+    boxes = np.stack([xywh[:, 0] - xywh[:, 2] / 2, xywh[:, 1] - xywh[:, 3] / 2,
+                      xywh[:, 0] + xywh[:, 2] / 2, xywh[:, 1] + xywh[:, 3] / 2], 1)
+    boxes = lb.to_original(boxes, x2 - x1, y2 - y1) + np.array([x1, y1, x1, y1], np.float32)
+    return Anchors(boxes, _scale_index(feats), _flat(feats), _logit(_die_score(out)))
+
+
 def anchors(detector: Detector, frame: np.ndarray) -> Anchors:
     """The anchors of the whole frame and its tiles, as detect_sliced runs them."""
-    parts = []
-    for (x1, y1, x2, y2) in windows(detector, frame):
-        blob, lb = detector.preprocess(frame[y1:y2, x1:x2])
-        out, feats = detector.raw_with_features(blob)
-        xywh = out[:, :4]
-        boxes = np.stack([xywh[:, 0] - xywh[:, 2] / 2, xywh[:, 1] - xywh[:, 3] / 2,
-                          xywh[:, 0] + xywh[:, 2] / 2, xywh[:, 1] + xywh[:, 3] / 2], 1)
-        boxes = lb.to_original(boxes, x2 - x1, y2 - y1) + np.array([x1, y1, x1, y1], np.float32)
-        parts.append((boxes, _scale_index(feats), _flat(feats), _logit(_die_score(out))))
-    return Anchors(*(np.concatenate(x) for x in zip(*parts)))
+    return _joined([window_anchors(detector, frame, win) for win in windows(detector, frame)])
+
+
+def _joined(parts: list):
+    """Several passes' anchors (all of one dataclass of arrays) as one."""
+    kind = type(parts[0])
+    return kind(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(kind)))
 
 
 def best_iou(boxes: np.ndarray, labels: list[tuple[float, float, float, float]]) -> np.ndarray:
@@ -126,18 +135,27 @@ class TeachingAnchors:
     weight: np.ndarray
 
 
-def teaching_anchors(a: Anchors, labels: list[tuple[float, float, float, float]],
-                     rng: np.random.Generator) -> TeachingAnchors:
-    """The anchors to fit on: every one framing a die well, and up to MAX_NEGATIVES of those
-    framing none (each weighted to stand for the ones left out), so memory is bounded per photo."""
+def label_anchors(a: Anchors, labels: list[tuple[float, float, float, float]], rng: np.random.Generator,
+                  max_negatives: int = MAX_NEGATIVES) -> TeachingAnchors:
+    """The anchors to fit on: every one framing a die well, and up to `max_negatives` of those
+    framing none (each weighted to stand for the ones left out)."""
     iou = best_iou(a.boxes.astype(np.float64), labels)
     pos = np.nonzero(iou >= DIE_IOU)[0]
     neg = np.nonzero(iou < NOT_DIE_IOU)[0]
-    kept_neg = rng.choice(neg, MAX_NEGATIVES, replace=False) if len(neg) > MAX_NEGATIVES else neg
+    kept_neg = rng.choice(neg, max_negatives, replace=False) if len(neg) > max_negatives else neg
     idx = np.concatenate([pos, kept_neg])
     weight = np.concatenate([np.ones(len(pos)), np.full(len(kept_neg), len(neg) / max(len(kept_neg), 1))])
     return TeachingAnchors(a.scale[idx], a.features[idx].astype(np.float32), a.logit[idx],
                            np.concatenate([np.ones(len(pos)), np.zeros(len(kept_neg))]), weight)
+
+
+def teaching_anchors(detector: Detector, frame: np.ndarray, labels: list[tuple[float, float, float, float]],
+                     rng: np.random.Generator) -> TeachingAnchors:
+    """One photo's anchors to fit on, pass by pass, with MAX_NEGATIVES "no die" anchors shared
+    out among the passes: a large photo has more tiles, not more memory."""
+    wins = windows(detector, frame)
+    quota = max(1, MAX_NEGATIVES // len(wins))
+    return _joined([label_anchors(window_anchors(detector, frame, win), labels, rng, quota) for win in wins])
 
 
 MIN_DIE_ANCHORS = 3  # a scale with fewer anchors on labelled dice is left as shipped
