@@ -193,18 +193,14 @@ def _fit_scale(x: np.ndarray, z: np.ndarray, y: np.ndarray, sw: np.ndarray, iter
 
 def fit_score_head(photos: list[TeachingAnchors], detector_sha: str) -> ScoreHead | None:
     """The correction from some photos' anchors; None when no scale has MIN_DIE_ANCHORS dice."""
-    scale = np.concatenate([p.scale for p in photos])
-    x = np.concatenate([p.features for p in photos])
-    z = np.concatenate([p.logit for p in photos])
-    y = np.concatenate([p.label for p in photos])
-    sw = np.concatenate([p.weight for p in photos])
+    a = _joined(photos)
     w, b = np.zeros((SCALES, FEATURES), np.float32), np.zeros(SCALES, np.float32)
     fitted = False
     for k in range(SCALES):
-        sel = scale == k
-        if y[sel].sum() < MIN_DIE_ANCHORS:
+        sel = a.scale == k
+        if a.label[sel].sum() < MIN_DIE_ANCHORS:
             continue
-        th = _fit_scale(x[sel], z[sel], y[sel], sw[sel])
+        th = _fit_scale(a.features[sel], a.logit[sel], a.label[sel], a.weight[sel])
         w[k], b[k] = th[:-1], th[-1]
         fitted = True
     return ScoreHead(w, b, detector_sha) if fitted else None
