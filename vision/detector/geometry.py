@@ -27,6 +27,14 @@ class Letterbox:
         return out
 
 
+def xyxy(xywh: np.ndarray) -> np.ndarray:
+    """Boxes given as centre and size (N x 4) as corners (x1, y1, x2, y2)."""
+    out = np.empty_like(xywh)
+    out[:, :2] = xywh[:, :2] - xywh[:, 2:4] / 2
+    out[:, 2:] = xywh[:, :2] + xywh[:, 2:4] / 2
+    return out
+
+
 def letterbox(img: np.ndarray, size: int, stride: int | None = None) -> tuple[np.ndarray, Letterbox]:
     """Resize keeping the aspect ratio so the long side is `size`, pad centred to size x size,
     or with `stride` (a network that takes any shape) only up to the next multiple of it."""

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.detector.classes import CLASSES
+from vision.detector.classes import CLASSES, DIE_CLASSES
 from vision.detector.errors import NoModelError
 from vision.detector.onnx_session import cpu_session, model_digest
-from vision.detector.geometry import letterbox, nms
+from vision.detector.geometry import letterbox, nms, xyxy
 
 STRIDE = 32  # yolo11's largest stride: a dynamic input's sides must be multiples of it
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "detector.onnx"
@@ -24,6 +24,12 @@ class Detection:
     cls: str
     box: tuple[float, float, float, float]
     score: float
+
+
+def die_score(out: np.ndarray) -> np.ndarray:
+    """"Is it a die" per row of the network's output: the sum of the six value scores (an unsure
+    value spreads its score over neighbours and would fall under the threshold die by die)."""
+    return np.minimum(out[:, 4:4 + len(DIE_CLASSES)].sum(1), 1.0)
 
 
 class Detector:
@@ -79,12 +85,10 @@ class Detector:
     def decode(self, out: np.ndarray, lb, w: int, h: int, conf: float, iou: float,
                max_det: int = 300) -> list[Detection]:
         scores_all = out[:, 4:].copy()
-        if self.merge_dice:
-            # "Is it a die" is the sum of the six value scores: an unsure value spreads its
-            # score over neighbours and would fall under the threshold die by die.
-            die = scores_all[:, :6]
+        if self.merge_dice:  # one die class, scored by die_score, named by its likeliest value
+            die = scores_all[:, :len(DIE_CLASSES)]
             best = die.argmax(1)
-            merged = np.minimum(die.sum(1), 1.0)
+            merged = die_score(out)
             die[:] = 0
             die[np.arange(len(best)), best] = merged
         cls = scores_all.argmax(1)
@@ -92,12 +96,7 @@ class Detector:
         m = scores >= conf
         if not m.any():
             return []
-        xywh, cls, scores = out[m, :4], cls[m], scores[m]
-        boxes = np.empty_like(xywh)
-        boxes[:, 0] = xywh[:, 0] - xywh[:, 2] / 2
-        boxes[:, 1] = xywh[:, 1] - xywh[:, 3] / 2
-        boxes[:, 2] = xywh[:, 0] + xywh[:, 2] / 2
-        boxes[:, 3] = xywh[:, 1] + xywh[:, 3] / 2
+        boxes, cls, scores = xyxy(out[m, :4]), cls[m], scores[m]
         keep = nms(boxes, scores, iou)[:max_det]
         boxes = lb.to_original(boxes[keep], w, h)
         return [Detection(self.names[int(c)], tuple(float(v) for v in b), float(s))

@@ -19,7 +19,8 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from vision.detector.classes import DIE_CLASSES
-from vision.detector.model import Detection, Detector
+from vision.detector.geometry import xyxy
+from vision.detector.model import Detection, Detector, die_score
 from vision.detector.slicing import cut_by_tile, merge, windows
 
 SCALES = 3
@@ -75,11 +76,6 @@ def _logit(p: np.ndarray) -> np.ndarray:
     return np.log(p / (1 - p))
 
 
-def _die_score(out: np.ndarray) -> np.ndarray:
-    """The detector's "is it a die" score per anchor: its six value scores summed (as decode does)."""
-    return np.minimum(out[:, 4:4 + len(DIE_CLASSES)].sum(1), 1.0)
-
-
 def _scale_index(feats: list[np.ndarray]) -> np.ndarray:
     return np.concatenate([np.full(f.shape[2] * f.shape[3], k) for k, f in enumerate(feats)])
 
@@ -93,11 +89,8 @@ def window_anchors(detector: Detector, frame: np.ndarray, win: tuple[int, int, i
     x1, y1, x2, y2 = win
     blob, lb = detector.preprocess(frame[y1:y2, x1:x2])
     out, feats = detector.raw_with_features(blob)
-    xywh = out[:, :4]
-    boxes = np.stack([xywh[:, 0] - xywh[:, 2] / 2, xywh[:, 1] - xywh[:, 3] / 2,
-                      xywh[:, 0] + xywh[:, 2] / 2, xywh[:, 1] + xywh[:, 3] / 2], 1)
-    boxes = lb.to_original(boxes, x2 - x1, y2 - y1) + np.array([x1, y1, x1, y1], np.float32)
-    return Anchors(boxes, _scale_index(feats), _flat(feats), _logit(_die_score(out)))
+    boxes = lb.to_original(xyxy(out[:, :4]), x2 - x1, y2 - y1) + np.array([x1, y1, x1, y1], np.float32)
+    return Anchors(boxes, _scale_index(feats), _flat(feats), _logit(die_score(out)))
 
 
 def anchors(detector: Detector, frame: np.ndarray) -> Anchors:
@@ -219,7 +212,7 @@ def detect_taught(detector: Detector, frame: np.ndarray, head: ScoreHead,
         blob, lb = detector.preprocess(frame[y1:y2, x1:x2])
         out, feats = detector.raw_with_features(blob)
         scale = _scale_index(feats)
-        z = _logit(_die_score(out)) + (_flat(feats) * head.weights[scale]).sum(1) + head.biases[scale]
+        z = _logit(die_score(out)) + (_flat(feats) * head.weights[scale]).sum(1) + head.biases[scale]
         score = 1 / (1 + np.exp(-np.clip(z, -50, 50)))
         rescored = out.copy()
         die = rescored[:, 4:4 + len(DIE_CLASSES)]
