@@ -35,13 +35,13 @@ from vision.detector.color import face_colour, white_balance_gains
 from vision.detector.die_crop import box_crop, jitter_box, square_crop, wide_crop
 from vision.detector.die_values import DieValueModel, softmax
 from vision.detector.image_io import read_image
-from vision.detector.model import Detection, Detector
+from vision.detector.model import Detector
 from vision.detector.pips import count_pips
 from vision.detector.profile import DiceProfile, lab
 from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
 from vision.detector.taught_boxes import (LOW_CONF, ScoreHead, TeachingAnchors, added_boxes, detect_taught, fit_score_head,
-                                          teaching_anchors)
+                                          shipped_and_anchors)
 from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, STRICT_RULE, ValueRule, decide, is_die
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
@@ -202,8 +202,15 @@ def seen_boxes(frame: np.ndarray, boxes: list, scores: np.ndarray, labels: list[
 
 def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.Generator) -> Seen:
     frame = photo.frame
-    dets = detect_sliced(detector, frame, conf=LOW_CONF, classes=set(DIE_CLASSES))
+    taught_anchors = None
+    if detector.has_features:
+        # Its own generator: which anchors stand for the rest must not move the crops' jitter.
+        dets, taught_anchors = shipped_and_anchors(detector, frame, [lb.box for lb in photo.dice],
+                                                   np.random.default_rng(0))
+    else:
+        dets = detect_sliced(detector, frame, conf=LOW_CONF, classes=set(DIE_CLASSES))
     seen = seen_boxes(frame, [d.box for d in dets], np.array([d.score for d in dets], np.float32), photo.dice, model)
+    seen.anchors = taught_anchors
     boxes, match = seen.boxes, seen.match
     # Teaching crops: every labelled die, framed by its detection where one found it (as the
     # reader will frame it) or by its label; detections away from every die are "no die".
@@ -225,17 +232,13 @@ def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.G
             ys += [0] * 4
     seen.train_logits, seen.train_x = model.outputs(crops)
     seen.train_y = np.array(ys, np.int64)
-    if detector.has_features:
-        # Its own generator: which anchors stand for the rest must not move the crops' jitter.
-        seen.anchors = teaching_anchors(detector, frame, [lb.box for lb in photo.dice], np.random.default_rng(0))
     return seen
 
 
 def with_taught_boxes(photo: Photo, seen: Seen, detector: Detector, head: ScoreHead, model: DieValueModel) -> Seen:
     """The photo as a profile with a taught detector score reads it: its shipped boxes (all down
     to LOW_CONF) and the taught boxes where none of them lies."""
-    shipped = [Detection("", b, float(sc)) for b, sc in zip(seen.boxes, seen.scores)]
-    extra = added_boxes(shipped, detect_taught(detector, photo.frame, head, LOW_CONF)[1])
+    extra = added_boxes(*detect_taught(detector, photo.frame, head, LOW_CONF))
     if not extra:
         return seen
     return seen_boxes(photo.frame, seen.boxes + [d.box for d in extra],

@@ -11,7 +11,7 @@ from vision.detector.profile import DiceProfile, ProfileError, load_profile
 from vision.detector.slicing import detect_sliced
 from vision.detector.taught_boxes import (FEATURES, LOW_CONF, MAX_NEGATIVES, SCALES, ScoreHead, TeachingAnchors,
                                           added_boxes, anchors, best_iou, fit_score_head, label_anchors,
-                                          teaching_anchors)
+                                          shipped_and_anchors)
 from vision.synth.holdout_dice import render_holdout
 
 
@@ -86,13 +86,16 @@ def test_the_detector_gives_its_features_without_changing_its_output(detector):
     assert [f.shape[1] for f in feats] == [FEATURES] * SCALES
     a = anchors(detector, frame)
     assert len(a.boxes) == len(a.features) == len(a.logit) and set(a.scale.tolist()) == {0, 1, 2}
+    # Teaching's one pass per window finds the boxes the reader's own passes find.
+    shipped, _ = shipped_and_anchors(detector, frame, [], np.random.default_rng(0))
+    assert shipped == detect_sliced(detector, frame, conf=LOW_CONF, classes=set(DIE_CLASSES))
 
 
 def test_a_large_photo_has_more_tiles_not_more_anchors_kept(detector):
     small = render_holdout(77, 1).image
     large = np.tile(small, (3, 3, 1))  # nine times the pixels
     rng = np.random.default_rng(0)
-    kept = [teaching_anchors(detector, f, [], rng) for f in (small, large)]
+    kept = [shipped_and_anchors(detector, f, [], rng)[1] for f in (small, large)]
     assert all(t.label.sum() == 0 for t in kept)
     assert len(kept[1].label) <= MAX_NEGATIVES + 100 >= len(kept[0].label)
     # Each kept anchor stands for the ones left out of its pass: the weights add up to all of them.

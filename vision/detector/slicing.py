@@ -27,7 +27,8 @@ def tiles(w: int, h: int, tile: int) -> list[tuple[int, int, int, int]]:
     return [(x, y, x + min(tile, w), y + min(tile, h)) for y in starts(h) for x in starts(w)]
 
 
-def _cut(box: tuple[float, ...], win: tuple[int, int, int, int], w: int, h: int) -> bool:
+def cut_by_tile(box: tuple[float, ...], win: tuple[int, int, int, int], w: int, h: int) -> bool:
+    """True for a box (frame pixels) that a tile's inner edge cut; never for the whole frame."""
     x1, y1, x2, y2 = box
     wx1, wy1, wx2, wy2 = win
     return ((wx1 > 0 and x1 - wx1 < EDGE) or (wy1 > 0 and y1 - wy1 < EDGE)
@@ -67,9 +68,12 @@ def windows(detector: Detector, frame: np.ndarray, tile: int | None = None) -> l
     return [(0, 0, w, h)] + (tiles(w, h, size) if max(w, h) > 1.25 * size else [])
 
 
-def cut_by_tile(box: tuple[float, ...], win: tuple[int, int, int, int], w: int, h: int) -> bool:
-    """True for a box from a tile (not the whole frame) that the tile's inner edge cut."""
-    return win != (0, 0, w, h) and _cut(box, win, w, h)
+def in_frame(dets: list[Detection], win: tuple[int, int, int, int], w: int, h: int) -> list[Detection]:
+    """One pass's detections (in the window's pixels) in the w x h frame's pixels, without the
+    boxes a tile's inner edge cut (the neighbouring tile or the whole frame holds those whole)."""
+    x1, y1 = win[:2]
+    moved = [Detection(d.cls, (d.box[0] + x1, d.box[1] + y1, d.box[2] + x1, d.box[3] + y1), d.score) for d in dets]
+    return [d for d in moved if not cut_by_tile(d.box, win, w, h)]
 
 
 def detect_sliced(detector: Detector, frame: np.ndarray, conf: float = 0.25, iou: float = 0.5,
@@ -82,8 +86,5 @@ def detect_sliced(detector: Detector, frame: np.ndarray, conf: float = 0.25, iou
     out: list[Detection] = []
     for win in windows(detector, frame, tile):
         x1, y1, x2, y2 = win
-        for d in detector.detect(frame[y1:y2, x1:x2], conf=conf, iou=iou, classes=classes):
-            b = (d.box[0] + x1, d.box[1] + y1, d.box[2] + x1, d.box[3] + y1)
-            if not cut_by_tile(b, win, w, h):
-                out.append(Detection(d.cls, b, d.score))
+        out += in_frame(detector.detect(frame[y1:y2, x1:x2], conf=conf, iou=iou, classes=classes), win, w, h)
     return merge(out, iou)

@@ -21,7 +21,7 @@ import numpy as np
 from vision.detector.classes import DIE_CLASSES
 from vision.detector.geometry import xyxy
 from vision.detector.model import Detection, Detector, die_score
-from vision.detector.slicing import cut_by_tile, merge, windows
+from vision.detector.slicing import in_frame, merge, windows
 
 SCALES = 3
 FEATURES = 64
@@ -84,18 +84,30 @@ def _flat(feats: list[np.ndarray]) -> np.ndarray:
     return np.concatenate([f[0].reshape(f.shape[1], -1).T for f in feats])
 
 
-def window_anchors(detector: Detector, frame: np.ndarray, win: tuple[int, int, int, int]) -> Anchors:
-    """The anchors of one pass (the whole frame or a tile), boxes in the frame's pixels."""
+def _pass(detector: Detector, frame: np.ndarray, win: tuple[int, int, int, int]):
+    """One window through the network: (output, feature maps, letterbox)."""
     x1, y1, x2, y2 = win
     blob, lb = detector.preprocess(frame[y1:y2, x1:x2])
     out, feats = detector.raw_with_features(blob)
+    return out, feats, lb
+
+
+def _dice(detector: Detector, out: np.ndarray, lb, win: tuple[int, int, int, int], conf: float) -> list[Detection]:
+    """One pass's die boxes (in the window's pixels) from its network output, as Detector.detect decodes them."""
+    x1, y1, x2, y2 = win
+    return [d for d in detector.decode(out, lb, x2 - x1, y2 - y1, conf, 0.5) if d.cls in DIE_CLASSES]
+
+
+def window_anchors(out: np.ndarray, feats: list[np.ndarray], lb, win: tuple[int, int, int, int]) -> Anchors:
+    """The anchors of one pass (the whole frame or a tile), boxes in the frame's pixels."""
+    x1, y1, x2, y2 = win
     boxes = lb.to_original(xyxy(out[:, :4]), x2 - x1, y2 - y1) + np.array([x1, y1, x1, y1], np.float32)
     return Anchors(boxes, _scale_index(feats), _flat(feats), _logit(die_score(out)))
 
 
 def anchors(detector: Detector, frame: np.ndarray) -> Anchors:
     """The anchors of the whole frame and its tiles, as detect_sliced runs them."""
-    return _joined([window_anchors(detector, frame, win) for win in windows(detector, frame)])
+    return _joined([window_anchors(*_pass(detector, frame, win), win) for win in windows(detector, frame)])
 
 
 def _joined(parts: list):
@@ -142,13 +154,21 @@ def label_anchors(a: Anchors, labels: list[tuple[float, float, float, float]], r
                            np.concatenate([np.ones(len(pos)), np.zeros(len(kept_neg))]), weight)
 
 
-def teaching_anchors(detector: Detector, frame: np.ndarray, labels: list[tuple[float, float, float, float]],
-                     rng: np.random.Generator) -> TeachingAnchors:
-    """One photo's anchors to fit on, pass by pass, with MAX_NEGATIVES "no die" anchors shared
-    out among the passes: a large photo has more tiles, not more memory."""
+def shipped_and_anchors(detector: Detector, frame: np.ndarray, labels: list[tuple[float, float, float, float]],
+                        rng: np.random.Generator) -> tuple[list[Detection], TeachingAnchors]:
+    """One photo for teaching, in one network pass per window: the shipped detector's die boxes
+    down to LOW_CONF (as detect_sliced finds them) and the anchors to fit on, with MAX_NEGATIVES
+    "no die" anchors shared out among the passes (a large photo has more tiles, not more memory)."""
+    h, w = frame.shape[:2]
     wins = windows(detector, frame)
     quota = max(1, MAX_NEGATIVES // len(wins))
-    return _joined([label_anchors(window_anchors(detector, frame, win), labels, rng, quota) for win in wins])
+    found: list[Detection] = []
+    parts = []
+    for win in wins:
+        out, feats, lb = _pass(detector, frame, win)
+        found += in_frame(_dice(detector, out, lb, win, LOW_CONF), win, w, h)
+        parts.append(label_anchors(window_anchors(out, feats, lb, win), labels, rng, quota))
+    return merge(found), _joined(parts)
 
 
 MIN_DIE_ANCHORS = 3  # a scale with fewer anchors on labelled dice is left as shipped
@@ -208,9 +228,7 @@ def detect_taught(detector: Detector, frame: np.ndarray, head: ScoreHead,
     shipped: list[Detection] = []
     taught: list[Detection] = []
     for win in windows(detector, frame):
-        x1, y1, x2, y2 = win
-        blob, lb = detector.preprocess(frame[y1:y2, x1:x2])
-        out, feats = detector.raw_with_features(blob)
+        out, feats, lb = _pass(detector, frame, win)
         scale = _scale_index(feats)
         z = _logit(die_score(out)) + (_flat(feats) * head.weights[scale]).sum(1) + head.biases[scale]
         score = 1 / (1 + np.exp(-np.clip(z, -50, 50)))
@@ -218,11 +236,8 @@ def detect_taught(detector: Detector, frame: np.ndarray, head: ScoreHead,
         die = rescored[:, 4:4 + len(DIE_CLASSES)]
         # Each value keeps its share of the die score, so the box's class stays the detector's.
         die *= (score / np.maximum(die.sum(1), 1e-9))[:, None]
-        for found, o, c in ((shipped, out, min(conf, LOW_CONF)), (taught, rescored, conf)):
-            for d in detector.decode(o, lb, x2 - x1, y2 - y1, c, 0.5):
-                b = (d.box[0] + x1, d.box[1] + y1, d.box[2] + x1, d.box[3] + y1)
-                if d.cls in DIE_CLASSES and not cut_by_tile(b, win, w, h):
-                    found.append(Detection(d.cls, b, d.score))
+        shipped += in_frame(_dice(detector, out, lb, win, min(conf, LOW_CONF)), win, w, h)
+        taught += in_frame(_dice(detector, rescored, lb, win, conf), win, w, h)
     return merge(shipped), merge(taught)
 
 
