@@ -36,6 +36,9 @@ class TableWatcher:
         self.readers = readers
         self.required = required
         self._lock = threading.Lock()
+        # Held while a move is played and while the watched table changes: once watch() returns,
+        # a frame read for the table before it can no longer play a move there.
+        self._playing = threading.Lock()
         self.table_id: str | None = None
         self._pipeline: FramePipeline | None = None
         self.state: WatcherState = "idle"
@@ -58,7 +61,7 @@ class TableWatcher:
         """Follow `table_id` (None: stop); a fresh start needs a fresh run of stable frames."""
         game = None if table_id is None else self.service.table(table_id).record.game
         reader = self.readers.get(game) if game is not None else None
-        with self._lock:
+        with self._playing, self._lock:
             old, self.table_id = self.table_id, table_id
             self._pipeline = None if reader is None else FramePipeline(reader, self.required)
             self.state, self.detail = ("watching", "") if table_id else ("idle", "")
@@ -122,16 +125,21 @@ class TableWatcher:
         with self._lock:
             self.last_view = step.seen
         if step.result is not None:
-            self._play(tid, step.result)
+            self._play(tid, pipeline, step.result)
         return step.picture
 
-    def _play(self, tid: str, result: Reconciliation) -> None:
-        """Act on what the stable view means: play one explanation, or ask which of several."""
-        acted = act_on(self.service, tid, result)
-        if acted.moves:
+    def _play(self, tid: str, pipeline: FramePipeline, result: Reconciliation) -> None:
+        """Act on what the stable view means: play one explanation, or ask which of several;
+        nothing when the table stopped being watched (or was watched afresh) while it was read."""
+        with self._playing:
             with self._lock:
-                self.applied += len(acted.moves)
-        self._set(tid, acted.state, acted.detail)
+                if self._pipeline is not pipeline:
+                    return
+            acted = act_on(self.service, tid, result)
+            if acted.moves:
+                with self._lock:
+                    self.applied += len(acted.moves)
+            self._set(tid, acted.state, acted.detail)
 
     def _look(self, tid: str, waiting: str, glance: dict | None) -> None:
         """Tell the page what the camera waits for and, for Quarx, the count per card, when either

@@ -50,7 +50,10 @@ def test_quarx_glance_waiting_words_and_undo_of_a_camera_move(page, server_facto
         expect(page.locator("#camera-waiting")).not_to_contain_text("turn over 4 Quarx cards", timeout=WAIT)
         assert axe_violations(page) == []
         screenshot(page, "table_quarx_camera")
-        page.uncheck("#watch")  # so the camera does not play the same cards again at once
+        # So the camera does not play on meanwhile: once the switch has answered, no frame read
+        # before it plays a move (the clip moves on to the players laying their dots).
+        with page.expect_response(lambda r: r.url.endswith("/api/camera/watch") and r.ok):
+            page.uncheck("#watch")
         count = page.locator("#history li").count()
         expect(page.locator("#history li.latest.camera")).to_have_count(1)  # nobody else plays at this table
         page.get_by_role("button", name="That's wrong: undo").click()

@@ -1,6 +1,8 @@
 """The table watcher: stable views become camera moves; hands, flicker and undo never invent one."""
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
@@ -89,6 +91,38 @@ def test_undo_of_a_camera_move_is_not_replayed_while_the_table_is_unchanged(setu
     svc.undo(tid)
     feed(w, [frame_with(1)] * 10)
     assert svc.snapshot(tid)["history"] == []
+
+
+class HeldReader(FakeReader):
+    """FakeReader that, once `hold` is set, says it has started a read and waits to be let go."""
+
+    def __init__(self):
+        self.hold, self.started, self.go = False, threading.Event(), threading.Event()
+
+    def read(self, frame, context):
+        if self.hold:
+            self.started.set()
+            assert self.go.wait(timeout=60)
+        return super().read(frame, context)
+
+
+@pytest.mark.parametrize("then_watch", [None, "again"])
+def test_a_frame_read_before_the_watch_changed_plays_nothing(setup, then_watch):
+    # The page switches the camera off (or on afresh) while a frame is being read: once the switch
+    # has answered, the camera plays no move from what it saw before (the click to undo may follow).
+    app, svc, tid, _ = setup
+    reader = HeldReader()
+    w = TableWatcher(svc, NoDetector, {"quarx": reader}, required=3)
+    w.watch(tid)
+    feed(w, [frame_with(1)] * 2)
+    reader.hold = True
+    reading = threading.Thread(target=w.process, args=(frame_with(1),))
+    reading.start()
+    assert reader.started.wait(timeout=60)
+    w.watch(None if then_watch is None else tid)
+    reader.go.set()
+    reading.join()
+    assert svc.snapshot(tid)["history"] == [] and w.applied == 0
 
 
 def test_unexplained_view_changes_nothing_and_says_so(setup):
