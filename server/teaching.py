@@ -26,7 +26,7 @@ from vision.detector.die_values import DEFAULT_VALUE_MODEL, DieValueModel, load_
 from vision.detector.errors import NoModelError
 from vision.detector.model import Detector, load_detector
 from vision.detector.profile import DiceProfile
-from vision.teach import COLOUR_WORD, Photo, TaughtDie, TeachError, learned_words, teach
+from vision.teach import COLOUR_WORD, MIN_PER_VALUE, Photo, TaughtDie, TeachError, learned_words, teach
 
 log = logging.getLogger("tablesight")
 
@@ -327,4 +327,4 @@ class TeachingSession:
                      "result": self._result}
         return {"camera": self.camera, "photos": photos, "learn": learn, "profile": self.slot.describe(),
                 "limits": {"photos": MAX_PHOTOS, "dice_per_photo": MAX_DICE, "min_photos": MIN_PHOTOS,
-                           "suggested_photos": list(SUGGESTED_PHOTOS)}}
+                           "suggested_photos": list(SUGGESTED_PHOTOS), "min_per_value": MIN_PER_VALUE}}

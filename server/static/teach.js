@@ -65,7 +65,8 @@
       act(() => call("POST", "/api/teach/photos/upload", form));
     });
     root.append(
-      h("p", { class: "status", text: "Roll your dice and take a photo, 3 to 5 times. The camera proposes each die; " +
+      h("p", { class: "status", text: "Roll about ten of your dice and take a photo, 3 to 5 times, until every value 1 to 6 has shown at least twice. " +
+        "The camera proposes each die; " +
         "click a die to correct it or remove it, drag on a photo (or click two corners) to add one it missed." }),
       h("p", {},
         h("button", { type: "button", id: "teach-take", text: "Take a photo",
@@ -106,7 +107,7 @@
   function render() {
     const { photos, limits } = state;
     $("#teach-count").textContent = `${photos.length} photo${photos.length === 1 ? "" : "s"} ` +
-      `(${limits.suggested_photos[0]} to ${limits.suggested_photos[1]} are best, at most ${limits.photos})`;
+      `(${limits.suggested_photos[0]} to ${limits.suggested_photos[1]} are best, at most ${limits.photos})` + valuesShown(photos, limits.min_per_value);
     $("#teach-take").disabled = photos.length >= limits.photos || state.learn.state === "running";
     $("#teach-file").disabled = $("#teach-take").disabled;
     const list = $("#teach-photos");
@@ -115,6 +116,16 @@
     renderLearn();
     const p = state.profile;
     $("#teach-profile").textContent = p.active ? `Reading with your dice profile (${p.origin}).` : "Reading with the shipped reader.";
+  }
+
+  // The value layer is refitted only when every value shows on `least` dice (vision.teach.MIN_PER_VALUE).
+  function valuesShown(photos, least) {
+    if (!photos.length) return "";
+    const counts = [0, 0, 0, 0, 0, 0, 0];
+    for (const p of photos) for (const d of p.dice) if (d.value !== null) counts[d.value] += 1;
+    const short = [1, 2, 3, 4, 5, 6].filter((v) => counts[v] < least);
+    return short.length ? `; roll again until every value has shown ${least} times: still short of ${short.join(", ")}`
+      : `; every value has shown at least ${least} times`;
   }
 
   function pct(v, whole) { return `${(100 * v / whole).toFixed(3)}%`; }
