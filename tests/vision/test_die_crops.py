@@ -3,13 +3,14 @@ negatives are detector boxes on nothing labelled."""
 import cv2
 import numpy as np
 
+from vision.detector.classes import CLASSES, die_value
 from vision.detector.die_crop import CROP_SIZE, square_crop
 from vision.detector.image_io import read_image
 from vision.detector.model import Detection
 from vision.detector.value_rule import NO_DIE
 from vision.synth import render_image
 from vision.training.dataset import is_varied
-from vision.training.die_crops import KINDS, _overlap, mined_negatives, real_negatives, synthetic_crops
+from vision.training.die_crops import KINDS, _overlap, mined_negatives, real_negatives, synthetic_crops, whole_box
 
 
 def test_side_face_crops_add_only_no_die_crops_and_leave_the_rest_alone():
@@ -24,6 +25,27 @@ def test_side_face_crops_add_only_no_die_crops_and_leave_the_rest_alone():
         assert np.array_equal(np.sort(y0), np.sort([y for c, y in zip(x1, y1) if c.tobytes() in before]))
         added += len(extra)
     assert added > 0
+
+
+def test_whole_die_crops_add_one_crop_per_tilted_die_with_its_top_value():
+    added = 0
+    for i in range(0, 40, 5):
+        r = render_image(15, i, kind=KINDS[i % len(KINDS)], varied=is_varied(i, 1.0))
+        tilted = sorted(int(die_value(CLASSES[lb.cls])) for lb in r.labels
+                        if die_value(CLASSES[lb.cls]) is not None and lb.sides)
+        x0, _ = synthetic_crops(15, i, 1.0)
+        x1, y1 = synthetic_crops(15, i, 1.0, whole_die=True)
+        before = {c.tobytes() for c in x0}
+        extra = sorted(int(y) for c, y in zip(x1, y1) if c.tobytes() not in before)
+        assert extra == tilted
+        added += len(extra)
+    assert added > 0
+
+
+def test_the_whole_box_holds_the_top_face_and_every_side_face():
+    class Lb:
+        box, sides = (10, 10, 30, 30), ((8, 28, 30, 40), (28, 12, 36, 32))
+    assert whole_box(Lb) == (8, 10, 36, 40)
 
 
 class _TwoBoxes:

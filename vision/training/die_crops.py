@@ -6,7 +6,10 @@ detector's boxes are off; class 0 ("no die") holds what the detector must not re
 Ubongo dice, bonus and number cards, spheres, clutter, bare table, boxes that slid off a
 die onto its side faces, and (with `side_faces`) boxes on a tilted die's side face that is seen
 nearly square: a webcam looking across the table sees such a face below the top one, and the
-reader took it for a die of its own. `mined_negatives` adds the detectors' own die boxes on
+reader took it for a die of its own; (with `whole_die`) a die framed whole, top and visible side
+faces in one box, still labelled with its top value: a detector that has not seen a dice set
+boxes its dice so, and the classifier read a dark 2 framed whole as a 1 (the pip counter read 2).
+`mined_negatives` adds the detectors' own die boxes on
 renders where no labelled object lies: the clutter they mistake for dice (a USB plug's end with
 its two square holes reads as a 2).
 """
@@ -84,11 +87,18 @@ def _arrays(crops: list[np.ndarray], ys: list[int]) -> tuple[np.ndarray, np.ndar
     return np.stack(crops), np.array(ys, np.int64)
 
 
+def whole_box(lb) -> tuple[float, float, float, float]:
+    """The box around a die's top face and its visible side faces."""
+    boxes = [lb.box, *lb.sides]
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
 def synthetic_crops(seed: int, index: int, varied: float = 0.0,
-                    side_faces: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                    side_faces: bool = False, whole_die: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Crops and classes from one render of `seed` (deterministic); `varied` as in
     `vision.training.dataset.is_varied`. side_faces adds "no die" crops on side faces seen
-    nearly square, drawn from their own random stream so that the other crops stay the same."""
+    nearly square, whole_die a crop of each tilted die framed whole; each is drawn from its own
+    random stream so that the other crops stay the same."""
     kind = KINDS[index % len(KINDS)]
     r = render_image(seed, index, kind=kind, varied=is_varied(index, varied))
     rng = np.random.default_rng([seed, index, 7])
@@ -115,6 +125,13 @@ def synthetic_crops(seed: int, index: int, varied: float = 0.0,
                 for b in _square_sides(lb, taken):
                     crops.append(square_crop(r.image, jitter_box(side_rng, b)))
                     ys.append(NO_DIE)
+    if whole_die:
+        whole_rng = np.random.default_rng([seed, index, 11])
+        for lb in r.labels:
+            v = die_value(CLASSES[lb.cls])
+            if v is not None and lb.sides:
+                crops.append(square_crop(r.image, jitter_box(whole_rng, whole_box(lb), shift=0.04, lo=0.95, hi=1.1)))
+                ys.append(v)
     for _ in range(2 if kind == "dice" else 1):
         b = _free_box(rng, w, h, taken)
         if b is not None:
@@ -148,18 +165,18 @@ def mined_negatives(detectors: list[Detector], seed: int, images: int, varied: f
     return _arrays(crops, [NO_DIE] * len(crops))
 
 
-def _job(args: tuple[int, int, int, float, bool]) -> tuple[np.ndarray, np.ndarray]:
-    seed, start, stop, varied, side_faces = args
-    parts = [synthetic_crops(seed, i, varied, side_faces) for i in range(start, stop)]
+def _job(args: tuple[int, int, int, float, bool, bool]) -> tuple[np.ndarray, np.ndarray]:
+    seed, start, stop, varied, side_faces, whole_die = args
+    parts = [synthetic_crops(seed, i, varied, side_faces, whole_die) for i in range(start, stop)]
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
 def build_synthetic(seed: int, images: int, workers: int = 1, varied: float = 0.0,
-                    side_faces: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                    side_faces: bool = False, whole_die: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Crops from `images` renders of `seed`, a share `varied` of them with the varied looks
     (side_faces: see synthetic_crops)."""
     step = 100
-    jobs = [(seed, s, min(s + step, images), varied, side_faces) for s in range(0, images, step)]
+    jobs = [(seed, s, min(s + step, images), varied, side_faces, whole_die) for s in range(0, images, step)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as ex:
             parts = list(ex.map(_job, jobs))
@@ -212,6 +229,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--varied", type=float, default=0.0, help="share of renders with the varied looks")
     ap.add_argument("--side-faces", action="store_true", help="add 'no die' crops on side faces seen nearly square")
+    ap.add_argument("--whole-die", action="store_true", help="add a crop of each tilted die framed whole (top and sides)")
     ap.add_argument("--mine", nargs="+", type=Path, metavar="DETECTOR",
                     help="'no die' crops of these detectors' boxes on no labelled object, instead of renders' crops")
     ap.add_argument("--real", metavar="SPLIT", help="crops of this split of the real webcam set instead of renders")
@@ -226,7 +244,7 @@ def main() -> None:
             nx, ny = real_negatives(real_dice.REAL_DICE_DIR, a.real, load_detector())
             x, y = np.concatenate([x, nx]), np.concatenate([y, ny])
     else:
-        x, y = build_synthetic(a.seed, a.images, a.workers, a.varied, a.side_faces)
+        x, y = build_synthetic(a.seed, a.images, a.workers, a.varied, a.side_faces, a.whole_die)
     a.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(a.out, x=x, y=y)
     print(f"{len(y)} crops -> {a.out}; per class {np.bincount(y, minlength=7).tolist()}")
