@@ -31,6 +31,17 @@ def test_holdout_style_is_deterministic_and_labelled_inside_the_frame():
     assert {c for _, c, _ in BODIES.values()} <= {"white", "black", "red", "green", "blue", "yellow", "purple"}
 
 
+def test_a_roll_of_many_dice_places_as_many_as_fit_without_overlap():
+    # teach_eval's teaching photos: rolls of 10 (a photo of large dice holds fewer).
+    rolls = [render_holdout(41, 1000 + i, n_dice=10).dice for i in range(5)]
+    assert max(len(r) for r in rolls) == 10 and all(1 <= len(r) <= 10 for r in rolls)
+    assert sum(len(r) for r in rolls) > sum(len(render_holdout(41, 1000 + i).dice) for i in range(5))
+    for r in rolls:
+        for k, a in enumerate(r):
+            for b in r[k + 1:]:
+                assert a.box[2] < b.box[0] or b.box[2] < a.box[0] or a.box[3] < b.box[1] or b.box[3] < a.box[1]
+
+
 def test_real_valid_split_floor(detector, value_model):
     t = eval_real(real_dice.REAL_DICE_DIR, "valid", detector, value_model=value_model).as_dict()
     assert t["labels"] == 255

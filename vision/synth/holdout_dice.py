@@ -142,14 +142,14 @@ def _draw_die(img: np.ndarray, rng: np.random.Generator, cx: float, cy: float, s
 
 
 def render_holdout(seed: int, index: int, width: int = 640, height: int = 480,
-                   style: Style | None = None, dice: int | None = None) -> HoldoutImage:
+                   style: Style | None = None, n_dice: int | None = None) -> HoldoutImage:
     """Image number `index` of the hold-out style drawn from `seed` (deterministic); with a
     `style`, every die and the table follow it and each die's colour is the body's own name.
-    `dice`: roll that many (as many as fit) instead of 1 to 8."""
+    `n_dice`: roll that many (as many as fit) instead of 1 to 8."""
     rng = np.random.default_rng([seed, index, 4242])
     img = _cloth(rng, height, width, style)
     tilt = float(rng.uniform(0, np.radians(50)))
-    n = int(rng.integers(1, 9)) if dice is None else dice
+    n = int(rng.integers(1, 9)) if n_dice is None else n_dice
     lo, hi = (14, 90) if rng.random() < 0.7 else (30, 150)
     dice: list[HoldoutDie] = []
     boxes: list[np.ndarray] = []

@@ -27,6 +27,7 @@ from vision.detector.model import Detector, load_detector
 from vision.detector.slicing import detect_sliced
 from vision.detector.value_rule import NO_DIE
 from vision.synth import render_image
+from vision.synth.scene import Label
 from vision.training import real_dice
 from vision.training.dataset import is_varied
 
@@ -87,7 +88,7 @@ def _arrays(crops: list[np.ndarray], ys: list[int]) -> tuple[np.ndarray, np.ndar
     return np.stack(crops), np.array(ys, np.int64)
 
 
-def whole_box(lb) -> tuple[float, float, float, float]:
+def whole_box(lb: Label) -> tuple[float, float, float, float]:
     """The box around a die's top face and its visible side faces."""
     boxes = [lb.box, *lb.sides]
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))

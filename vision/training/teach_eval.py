@@ -92,7 +92,7 @@ def synthetic_case(k: int, det, model, count: int = 200, style: Style = NEW_SET,
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(k):
             r = render_holdout(seed, i, style=style) if dice is None else \
-                render_holdout(seed, ROLLS_FROM + i, style=style, dice=dice)
+                render_holdout(seed, ROLLS_FROM + i, style=style, n_dice=dice)
             h, w = r.image.shape[:2]
             _write(Path(tmp), f"photo{i}", r.image, [_line(d.box, d.value, w, h, d.color) for d in r.dice])
         t0 = time.perf_counter()
