@@ -467,8 +467,9 @@ def learned_words(report: dict) -> str:
     elif rule and rule.get("override") is None:
         parts.append("a pip count that differs always makes a die unsure (the classifier was surely wrong on your dice)")
     elif rule and rule["override"] < OVERRIDE:
-        parts.append(f"a value is read by the classifier when it is at least {round(rule['override'] * 100)}% sure, "
-                     "or less sure where the pip counter agrees (the pip counter misread some of your dice)")
+        parts.append(f"a value is read by the classifier when it is at least {round(rule['override'] * 100)}% sure and "
+                     "the pip counter finds fewer pips, or less sure where the pip counter agrees (the pip counter "
+                     "missed pips on some of your dice)")
     if report.get("colour_gate"):
         names = ", ".join(report.get("colour_names") or [])
         parts.append(f"boxes of none of your dice's colours ({names}) are ignored: teach every colour you play with")

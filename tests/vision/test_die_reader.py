@@ -8,7 +8,7 @@ from vision.detector.die_crop import CROP_SIZE, crops_blob, square_crop
 from vision.detector.model import Detection
 from vision.detector.profile import DiceProfile, lab
 from vision.detector.slicing import detect_sliced, merge, tiles
-from vision.detector.value_rule import AGREE, OVERRIDE, SURE, WIDE_OTHER, ValueRule, decide, wide_disagrees
+from vision.detector.value_rule import AGREE, OVERRIDE, STRICT_RULE, SURE, WIDE_OTHER, ValueRule, decide, wide_disagrees
 
 
 def _probs(value: int, p: float) -> np.ndarray:
@@ -49,6 +49,16 @@ def test_a_very_sure_classifier_outvotes_the_pip_counter():
     assert decide(_probs(4, OVERRIDE - 0.01), 5) is None
     old = ValueRule(pip_check=True, sure=SURE, override=None)  # a profile taught before the override
     assert decide(_probs(4, 0.999), 5, old) is None
+
+
+def test_a_taught_override_is_lower_only_where_the_counter_finds_fewer_pips():
+    taught = ValueRule(pip_check=True, sure=0.6, override=0.6)
+    assert decide(_probs(4, 0.7), 3, taught) == 4       # the counter missed a faint pip
+    assert decide(_probs(1, 0.9), 2, taught) is None    # two pips found where the classifier sees one
+    assert decide(_probs(1, OVERRIDE + 0.01), 2, taught) == 1  # ... the shipped certainty still may
+    assert decide(_probs(1, 0.999), 2, ValueRule(override=0.98)) == 1  # a stricter one stays stricter
+    assert decide(_probs(1, 0.97), 2, ValueRule(override=0.98)) is None
+    assert decide(_probs(1, 0.999), 2, STRICT_RULE) is None
 
 
 def test_a_taught_rule_without_the_pip_check_lets_the_classifier_answer_alone():
