@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from vision.detector.color import name_color
-from vision.detector.pips import count_pips
+from vision.detector.pips import PipCount, count_pips, read_pips
 from vision.synth.cube import PIP_LAYOUT
 
 
@@ -32,3 +32,19 @@ def test_count_pips_light_and_dark_faces(value):
 def test_count_pips_blank_or_tiny_is_none():
     assert count_pips(np.full((60, 60, 3), 200, np.uint8)) is None
     assert count_pips(np.zeros((4, 4, 3), np.uint8)) is None
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_a_clean_face_is_not_short(value):
+    assert read_pips(face(value)) == PipCount(value, short=False)
+
+
+def test_a_smeared_pip_is_set_aside_and_the_count_may_be_short():
+    img = face(4)
+    # one pip of the 4 smeared into a streak (motion blur, an engraved pip filled unevenly): not
+    # round enough to count, but the size of a pip
+    a, b = PIP_LAYOUT[4][0]
+    cv2.circle(img, (int(a * 60), int(b * 60)), 8, (235, 235, 235), -1)
+    cv2.ellipse(img, (int(a * 60) + 2, int(b * 60)), (9, 3), 0, 0, 360, (20, 20, 20), -1)
+    assert read_pips(img) == PipCount(3, short=True)
+    assert count_pips(img) == 3

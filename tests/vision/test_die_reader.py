@@ -173,3 +173,11 @@ def test_a_box_on_part_of_a_die_is_unsure_when_the_wider_crop_reads_otherwise():
     half = (100, 100, 120, 140)  # the left half of the die: its crop is 53% die, the wider one 31%
     got = read_dice(frame, _Fixed([Detection("die_3", half, 0.8)]), value_model=_ByLightShare(), sliced=False)
     assert len(got) == 1 and got[0].value is None and got[0].crop_value == 3
+
+
+def test_a_count_that_may_be_short_does_not_veto_a_larger_value():
+    assert decide(_probs(4, SURE + 0.02), 3) is None                    # a count of 3 vetoes a sure 4 ...
+    assert decide(_probs(4, SURE + 0.02), 3, pip_short=True) == 4       # ... unless it may have missed one
+    assert decide(_probs(4, SURE - 0.05), 3, pip_short=True) is None    # then the classifier answers alone
+    assert decide(_probs(4, SURE + 0.02), 5, pip_short=True) is None    # a count of more pips still vetoes
+    assert decide(_probs(4, AGREE + 0.05), 4, pip_short=True) == 4      # and one that agrees still confirms

@@ -15,7 +15,7 @@ from vision.detector.color import die_color, face_colour, white_balance_gains
 from vision.detector.die_crop import box_crop, square_crop, wide_crop
 from vision.detector.die_values import DieValueModel, load_value_model
 from vision.detector.model import Detection, Detector, load_detector
-from vision.detector.pips import count_pips
+from vision.detector.pips import read_pips
 from vision.detector.profile import DiceProfile
 from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
@@ -109,13 +109,14 @@ def read_boxes(frame: np.ndarray, dets: list[Detection], model: DieValueModel | 
     out = []
     for i, (d, p) in enumerate(zip(dets, probs)):
         net = die_value(d.cls) or 0
-        pip = count_pips(box_crop(frame, d.box))
+        pips = read_pips(box_crop(frame, d.box))
+        pip = pips.count
         crop_v = int(np.argmax(p[1:])) + 1 if model is not None else None
         if model is not None:
             if not is_die(p):
                 continue
             value: int | None = decide(p, pip, profile.rule if profile is not None else SHIPPED_RULE,
-                                       None if wide is None else wide[i])
+                                       None if wide is None else wide[i], pips.short)
         else:
             value = net
             if pip is not None and (value_source in ("pips", "reader") or (value_source == "auto" and d.score < 0.6)):

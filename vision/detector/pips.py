@@ -1,15 +1,27 @@
 """Classical pip counting inside a die's top-face crop: a check on the network's value."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
 
-def count_pips(crop: np.ndarray) -> int | None:
-    """Number of pips (1..6) on the face filling `crop`, or None when it cannot tell."""
+@dataclass(frozen=True)
+class PipCount:
+    """count: pips on the face (1..6), None when the counter cannot tell. short: a blob the size
+    of the counted pips lies on the face but was set aside (not round enough, or in the rim band
+    without touching the crop's edge), so the count may be short of the truth."""
+
+    count: int | None
+    short: bool = False
+
+
+def read_pips(crop: np.ndarray) -> PipCount:
+    """The pips on the face filling `crop`, and whether the count may be short."""
     h, w = crop.shape[:2]
     if h < 8 or w < 8:
-        return None
+        return PipCount(None)
     side = 64
     g = cv2.cvtColor(cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
     g = cv2.GaussianBlur(g, (3, 3), 0)
@@ -20,21 +32,30 @@ def count_pips(crop: np.ndarray) -> int | None:
     mask = pips.astype(np.uint8)
     n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     areas = []
+    set_aside = []  # pip-sized blobs on the face that were not counted
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
         cx, cy = cents[i]
         if not (12 <= area <= 0.07 * side * side):
             continue
-        if x == 0 or y == 0 or x + bw >= side or y + bh >= side:
+        edge = x == 0 or y == 0 or x + bw >= side or y + bh >= side
+        rim = not (8 <= cx <= side - 8 and 8 <= cy <= side - 8)
+        if edge and rim:
             continue  # touches the crop edge: side face, shadow or background
-        if max(bw, bh) > 2.2 * min(bw, bh) or area < 0.45 * bw * bh:
-            continue  # not round enough for a pip
-        if not (8 <= cx <= side - 8 and 8 <= cy <= side - 8):
-            continue  # the box's rim holds side faces and neighbours; margin tuned on real train
+        if edge or max(bw, bh) > 2.2 * min(bw, bh) or area < 0.45 * bw * bh or rim:
+            # touching the edge away from the rim, not round enough for a pip, or in the box's rim
+            # (side faces and neighbours; margin tuned on real train)
+            set_aside.append(area)
+            continue
         areas.append(area)
     if not areas:
-        return None
+        return PipCount(None)
     # Side-face pips are foreshortened: clearly smaller than the top face's own pips.
     big = max(areas)
     count = sum(1 for a in areas if a >= 0.6 * big)
-    return count if 1 <= count <= 6 else None
+    return PipCount(count if 1 <= count <= 6 else None, any(a >= 0.6 * big for a in set_aside))
+
+
+def count_pips(crop: np.ndarray) -> int | None:
+    """Number of pips (1..6) on the face filling `crop`, or None when it cannot tell."""
+    return read_pips(crop).count
