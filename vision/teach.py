@@ -36,7 +36,7 @@ from vision.detector.die_crop import box_crop, jitter_box, square_crop, wide_cro
 from vision.detector.die_values import DieValueModel, softmax
 from vision.detector.image_io import read_image
 from vision.detector.model import Detector
-from vision.detector.pips import read_pips
+from vision.detector.pips import PipCount, read_pips
 from vision.detector.profile import DiceProfile, lab
 from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
@@ -137,7 +137,7 @@ class Seen:
     scores: np.ndarray
     logits: np.ndarray
     features: np.ndarray
-    pips: list[int | None]
+    pips: list[PipCount]
     colours: list[np.ndarray]
     match: list[int]                 # detection -> label index, -1 for none
     labels: list[TaughtDie]
@@ -149,8 +149,6 @@ class Seen:
     wide_features: np.ndarray | None = None
     # The detector's anchors for teaching its die score; None: the detector has no feature outputs
     anchors: TeachingAnchors | None = None
-    # Per detection: the pip counter set aside a pip-sized blob (vision.detector.pips.PipCount.short)
-    pips_short: list[bool] = field(default_factory=list)
 
 
 def _match(boxes, labels: list[TaughtDie]) -> list[int]:
@@ -197,11 +195,9 @@ def seen_boxes(frame: np.ndarray, boxes: list, scores: np.ndarray, labels: list[
     both_logits, both_feats = model.outputs([square_crop(frame, b) for b in boxes] + [wide_crop(frame, b) for b in boxes])
     n = len(boxes)
     gains = white_balance_gains(frame)
-    pips = [read_pips(box_crop(frame, b)) for b in boxes]
     return Seen(list(boxes), np.asarray(scores, np.float32), both_logits[:n], both_feats[:n],
-                [pc.count for pc in pips], [face_colour(frame, b, gains) for b in boxes],
-                _match(boxes, labels), labels, wide_logits=both_logits[n:], wide_features=both_feats[n:],
-                pips_short=[pc.short for pc in pips])
+                [read_pips(box_crop(frame, b)) for b in boxes], [face_colour(frame, b, gains) for b in boxes],
+                _match(boxes, labels), labels, wide_logits=both_logits[n:], wide_features=both_feats[n:])
 
 
 def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.Generator) -> Seen:
@@ -307,7 +303,7 @@ def read_seen(s: Seen, probs: np.ndarray, wide: np.ndarray | None, conf: float, 
         if k in sides:
             continue
         p = probs[i]
-        v = decide(p, s.pips[i], rule, None if wide is None else wide[i], bool(s.pips_short) and s.pips_short[i])
+        v = decide(p, s.pips[i].count, rule, None if wide is None else wide[i], s.pips[i].short)
         j = s.match[i]
         if v is None:
             score.unsure += 1

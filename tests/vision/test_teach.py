@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.detector.pips import PipCount
 from vision.detector.profile import DiceProfile, ProfileError, lab, load_profile
 from vision.detector.value_rule import SHIPPED_RULE, STRICT_RULE, ValueRule, decide
 from vision.detector.die_crop import wide_crop
@@ -150,7 +151,7 @@ def _seen_photo(values: list[int], said: list[int], p: float, rng, pips: list[in
     feats = rng.normal(0, 1, (n, 64)).astype(np.float32)
     labels = [TaughtDie(b, v, None) for b, v in zip(boxes, values)]
     pips = pips if pips is not None else [v % 6 + 1 for v in values]
-    return Seen(boxes, np.full(n, 0.9, np.float32), logits, feats, pips, [None] * n,
+    return Seen(boxes, np.full(n, 0.9, np.float32), logits, feats, [PipCount(k) for k in pips], [None] * n,
                  list(range(n)), labels, np.repeat(feats, 4, 0), np.repeat(np.array(values), 4), np.repeat(logits, 4, 0))
 
 
@@ -222,7 +223,7 @@ def _sure_photo(values: list[int], shown: int, said: list[int] | None = None) ->
     y = (rng.random(400) < 0.1).astype(float)
     x = rng.normal(0, 1, (400, 64)).astype(np.float32)
     x[:, 0] += 3 * y
-    return Seen(boxes[:shown], np.full(shown, 0.9, np.float32), np.log(probs), feats, list(said[:shown]),
+    return Seen(boxes[:shown], np.full(shown, 0.9, np.float32), np.log(probs), feats, [PipCount(k) for k in said[:shown]],
                 [None] * shown, list(range(shown)), labels, np.repeat(feats, 4, 0),
                 np.repeat(np.array(values[:shown]), 4), np.repeat(np.log(probs), 4, 0),
                 anchors=TeachingAnchors(np.zeros(400, int), x, np.full(400, -6.0), y, np.ones(400)))
