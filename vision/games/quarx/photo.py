@@ -1,8 +1,10 @@
 """How many spheres are there? A photo of Quarx cards counted (`tablesight quarx`, the page's check).
 
 The cards are found by their outlines and paper and each is counted on its own
-(vision.games.quarx.cards); a card the counter is unsure of, or no card found whole, makes the
-count unsure, never a guess. The detector network counts only when asked to.
+(vision.games.quarx.cards); a card the counter is unsure of makes the count unsure, never a
+guess. A photo with no card found whole (a close-up, or objects on a table with no card) is
+counted by the spheres standing anywhere in it (vision.games.quarx.scene_spheres), again only
+where every box is sure. The cards' detector network counts only when asked to.
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import numpy as np
 from vision.detector.model import Detector, load_detector
 from vision.detector.quarx import QuarxCard, QuarxCount, number_cards_for
 from vision.games.quarx.cards import count_quarx_classical
+from vision.games.quarx.scene_spheres import load_scene_spheres
 
 
 def _grow(box, frac: float, w: int, h: int) -> tuple[int, int, int, int]:
@@ -35,13 +38,27 @@ def _by_card(frame: np.ndarray) -> QuarxCount | None:
     return QuarxCount(total, out, number_cards_for(total))
 
 
+def _by_scene(frame: np.ndarray) -> QuarxCount:
+    """No card found: the spheres standing anywhere in the picture (vision.games.quarx.scene_spheres),
+    unsure where a box is in doubt or no scene model is installed. The cards' detector network
+    was wrong on 5 of the 7 close-ups it answered here (a card cut by the frame or seen steeply)."""
+    model = load_scene_spheres()
+    if model is None:
+        return QuarxCount(0, [], [], sure=False)
+    n, boxes = model.count(frame)
+    if n is None:
+        return QuarxCount(0, [], [], sure=False)
+    return QuarxCount(n, [], number_cards_for(n), [tuple(float(v) for v in d.box) for d in boxes])
+
+
 def count_quarx(frame: np.ndarray, detector: Detector | None = None, conf: float = 0.4,
                 method: str = "auto") -> QuarxCount:
     """Count spheres on the Quarx cards in a BGR frame (bubbles and other shapes do not count).
 
     method: "auto" (cards found by their outlines and paper, each counted by the sphere
-    classifier: a card it is unsure of, or no card found whole, makes the count unsure, never a
-    guess), "classical" (the same, and the net's count where it is unsure, as
+    classifier: a card it is unsure of makes the count unsure, never a guess; where no card is
+    found whole, the spheres in the whole picture by the scene detector, unsure where it is in
+    doubt), "classical" (the same, and the net's count where it is unsure, as
     before the classifier) or "net" (detector: cards, then spheres in each card crop; always
     answers). Figures: models/MODEL_CARD.md.
     """
@@ -50,9 +67,7 @@ def count_quarx(frame: np.ndarray, detector: Detector | None = None, conf: float
     if method != "net":
         got = _by_card(frame)
         if method == "auto":
-            # No card found whole: unsure. The network's count there was wrong on 5 of the 7
-            # close-ups it answered (a card cut by the frame or seen steeply).
-            return got if got is not None else QuarxCount(0, [], [], sure=False)
+            return got if got is not None else _by_scene(frame)
         if got is not None and got.sure:
             return got
     det = detector or load_detector()

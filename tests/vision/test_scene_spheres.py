@@ -1,0 +1,105 @@
+"""Spheres in a photo with no card: the training scenes and their labels, the ray-marched test
+look, the detector's count rule and where `tablesight quarx` uses it."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.detector.model import Detection
+from vision.games.quarx import photo
+from vision.games.quarx.scene_spheres import MAYBE, SURE, count_from_scores
+from vision.games.quarx.scenes_eval import SceneTally
+from vision.synth.holdout_scenes import KINDS, render_scene
+from vision.synth.table_scenes import MIN_VISIBLE_PX, SPHERE, render_table_scene
+from vision.training.sphere_scenes import build
+
+SMALL = (200, 150)
+
+
+@pytest.mark.parametrize("scores, count", [
+    ([], 0),
+    ([MAYBE / 2], 0),  # under MAYBE: no box
+    ([0.99, SURE, 0.9], 3),
+    ([0.99, (SURE + MAYBE) / 2], None),
+])
+def test_a_picture_is_counted_only_when_every_box_is_sure(scores, count):
+    assert count_from_scores(np.array(scores, np.float32)) == count
+
+
+def test_training_scenes_label_each_sphere_that_shows_by_its_visible_part():
+    scene = render_table_scene(4, 0, SMALL)
+    assert scene.image.shape == (SMALL[1], SMALL[0], 3)
+    assert np.array_equal(scene.image, render_table_scene(4, 0, SMALL).image)
+    boxes = scene.sphere_boxes()
+    spheres = [i for i, s in enumerate(scene.solids) if s.kind == SPHERE]
+    assert len(boxes) <= len(spheres)
+    for x1, y1, x2, y2 in boxes:
+        assert 0 <= x1 < x2 <= SMALL[0] and 0 <= y1 < y2 <= SMALL[1]
+        inside = scene.ids[int(y1):int(y2), int(x1):int(x2)]
+        # the box holds a sphere's pixels, at least the least that is labelled
+        assert max(np.count_nonzero(inside == i) for i in spheres) >= MIN_VISIBLE_PX
+
+
+def test_a_decoy_is_never_labelled():
+    for idx in range(6):
+        scene = render_table_scene(9, idx, SMALL)
+        decoy_px = {i: np.count_nonzero(scene.ids == i) for i, s in enumerate(scene.solids) if s.kind != SPHERE}
+        for x1, y1, x2, y2 in scene.sphere_boxes():
+            owners = scene.ids[int(y1):int(y2), int(x1):int(x2)]
+            top = np.bincount(owners[owners >= 0].ravel(), minlength=len(scene.solids)).argmax()
+            assert scene.solids[top].kind == SPHERE and top not in decoy_px
+
+
+def test_the_dataset_has_a_label_line_per_labelled_sphere(tmp_path):
+    yaml = build(tmp_path, seed=5, count=2, val_count=1, size=SMALL)
+    assert "names:\n  0: sphere" in yaml.read_text()
+    for i in range(2):
+        lines = (tmp_path / "labels" / "train" / f"scene_5_{i:05d}.txt").read_text().split()
+        assert len(lines) == 5 * len(render_table_scene(5, i, SMALL).sphere_boxes())
+        v = np.array(lines, float).reshape(-1, 5)
+        assert ((v[:, 1:] > 0) & (v[:, 1:] <= 1)).all()
+    assert (tmp_path / "images" / "val" / "scene_1005_00000.jpg").is_file()
+
+
+def test_the_test_look_is_fixed_by_its_seed_and_counts_only_spheres():
+    a = render_scene(91, 3, SMALL)
+    assert np.array_equal(a.image, render_scene(91, 3, SMALL).image)
+    assert a.image.shape == (SMALL[1], SMALL[0], 3)
+    assert all(t.kind in KINDS for t in a.things)
+    assert a.spheres == sum(t.kind == "sphere" for t in a.things)
+
+
+def test_the_tally_keeps_exact_unsure_and_wrong_apart():
+    t = SceneTally()
+    for truth, answer in ((1, 1), (2, None), (3, 2), (0, 0)):
+        t.add(truth, answer)
+    d = t.as_dict()
+    assert (d["exact"], d["unsure"], d["wrong"], d["answered_zero"], d["always_one_exact"]) == (2, 1, 1, 1, 1)
+    assert d["wrong_by"] == [-1] and d["by_spheres"]["3"] == {"exact": 0, "unsure": 0, "wrong": 1}
+
+
+class _Scenes:
+    def __init__(self, n):
+        self.n = n
+
+    def count(self, frame):
+        return self.n, [Detection("sphere", (1.0, 2.0, 11.0, 12.0), 0.9)] * (self.n or 0)
+
+
+BLANK = np.full((120, 160, 3), 128, np.uint8)  # no card in it
+
+
+@pytest.mark.parametrize("n", [2, None])
+def test_with_no_card_the_scene_detector_answers_or_is_unsure(monkeypatch, n):
+    monkeypatch.setattr(photo, "load_scene_spheres", lambda: _Scenes(n))
+    got = photo.count_quarx(BLANK)
+    assert got.cards == []
+    if n is None:
+        assert not got.sure and got.to_json()["spheres"] is None
+    else:
+        assert got.sure and got.spheres == 2 and got.number_cards == [2] and len(got.sphere_boxes) == 2
+
+
+def test_with_no_card_and_no_scene_model_the_count_is_unsure(monkeypatch):
+    monkeypatch.setattr(photo, "load_scene_spheres", lambda: None)
+    assert not photo.count_quarx(BLANK).sure

@@ -1,0 +1,57 @@
+"""Spheres in a photo where no card is found: a detector that looks for spheres on the table.
+
+The card counter (vision.games.quarx.cards) counts only on cards it finds whole; a close-up of
+one card, or a scene of objects with no card (spheres among cubes, cylinders, eggs and discs,
+as other renderers draw them), leaves it with nothing to count. This detector (YOLO11n, one
+class, trained on `vision.synth.table_scenes` only: vision.training.sphere_scenes) boxes each
+sphere in the whole picture, and its count stands only when every box is sure one way or the
+other: a box between MAYBE and SURE makes the count unsure, never a guess.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from vision.detector.model import Detection, Detector
+from vision.detector.onnx_session import SharedModels
+
+DEFAULT_SCENE_SPHERES = Path(__file__).resolve().parents[3] / "models" / "scene_spheres.onnx"
+# A box at least SURE is a sphere; one under MAYBE is not looked at; one between makes the count
+# unsure. Chosen on validation scenes of the training renderer (vision.training.sphere_scenes,
+# seed 1011), never on the ray-marched test look: the most pictures exact with none wrong.
+SURE, MAYBE = 0.6, 0.2
+IOU = 0.5  # spheres stand apart; two boxes overlapping more are one sphere boxed twice
+
+
+class SceneSpheres:
+    """A loaded detector; count() is safe to call from several threads at once."""
+
+    def __init__(self, path: str | Path | None = None, threads: int | None = None):
+        self.detector = Detector(_shared.path(path), threads, names=("sphere",))
+        self.path = self.detector.path
+
+    def boxes(self, frame: np.ndarray, maybe: float = MAYBE) -> list[Detection]:
+        """Every box scored at least `maybe` in a BGR picture."""
+        return self.detector.detect(frame, conf=maybe, iou=IOU)
+
+    def count(self, frame: np.ndarray) -> tuple[int | None, list[Detection]]:
+        """The spheres in the picture (None when a box is neither surely a sphere nor surely
+        not) and the sure boxes."""
+        found = self.boxes(frame)
+        return count_from_scores(np.array([d.score for d in found], np.float32)), [d for d in found if d.score >= SURE]
+
+
+def count_from_scores(scores: np.ndarray, sure: float = SURE, maybe: float = MAYBE) -> int | None:
+    """The count the rule gives for a picture's box scores (those under `maybe` are no box)."""
+    s = scores[scores >= maybe]
+    return None if (s < sure).any() else int(len(s))
+
+
+_shared = SharedModels(SceneSpheres, "TABLESIGHT_SCENE_SPHERES", DEFAULT_SCENE_SPHERES)
+
+
+def load_scene_spheres(path: str | Path | None = None) -> SceneSpheres | None:
+    """The shared detector for a path (else $TABLESIGHT_SCENE_SPHERES, else the shipped file), or
+    None when no model file is installed."""
+    return _shared.get(path)

@@ -1,0 +1,76 @@
+"""`tablesight quarx` on the ray-marched scenes with no card (vision.synth.holdout_scenes), which
+no model or threshold was fitted on.
+
+    python -m vision.games.quarx.scenes_eval --count 200 [--out models/eval/quarx_scenes.json]
+
+Per picture: the answer exact, unsure or wrong, how often it answered 0, and "always 1" as the
+floor any counter must beat; by how many spheres the picture holds, the same.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+from vision.games.quarx.photo import count_quarx
+from vision.synth.holdout_scenes import render_scene
+
+SEED = 91
+
+
+@dataclass
+class SceneTally:
+    pictures: int = 0
+    exact: int = 0
+    unsure: int = 0
+    wrong: int = 0
+    answered_zero: int = 0
+    always_one_exact: int = 0
+    wrong_by: list[int] = field(default_factory=list)  # answer minus truth, per wrong answer
+    by_spheres: dict[int, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0]))  # exact, unsure, wrong
+
+    def add(self, truth: int, answer: int | None) -> None:
+        self.pictures += 1
+        self.always_one_exact += truth == 1
+        self.answered_zero += answer == 0
+        k = 0 if answer == truth else 1 if answer is None else 2
+        self.exact += k == 0
+        self.unsure += k == 1
+        self.wrong += k == 2
+        self.by_spheres[truth][k] += 1
+        if k == 2:
+            self.wrong_by.append(answer - truth)
+
+    def as_dict(self) -> dict:
+        n = max(1, self.pictures)
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "by_spheres"}
+        d["by_spheres"] = {str(k): dict(zip(("exact", "unsure", "wrong"), v)) for k, v in sorted(self.by_spheres.items())}
+        return d | {"exact_rate": round(self.exact / n, 4), "wrong_rate": round(self.wrong / n, 4),
+                    "always_one_rate": round(self.always_one_exact / n, 4)}
+
+
+def evaluate(seed: int = SEED, count: int = 200) -> SceneTally:
+    t = SceneTally()
+    for idx in range(count):
+        scene = render_scene(seed, idx)
+        got = count_quarx(scene.image)
+        t.add(scene.spheres, got.spheres if got.sure else None)
+    return t
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--count", type=int, default=200)
+    ap.add_argument("--out", type=Path)
+    args = ap.parse_args(argv)
+    result = {"seed": args.seed, "style": "vision.synth.holdout_scenes"} | evaluate(args.seed, args.count).as_dict()
+    print(json.dumps(result, indent=1))
+    if args.out:
+        args.out.write_text(json.dumps(result, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,299 @@
+"""Training scenes for counting spheres where no card is in sight: objects standing on a table.
+
+A photo may show no Quarx card whole (a close-up, a card off the picture) or no card at all, as
+other renderers draw "how many spheres?" scenes: spheres among cubes, cylinders, eggs and discs
+on a floor, seen at a slant. A counter that knows only cards warped top-down answers nothing
+there. This renderer draws such scenes for training, by analytic ray casting: spheres,
+ellipsoids (eggs, lentils, lying or standing), boxes, cylinders (upright, lying, discs at any
+turn, also face-on to the camera) and cones on a table cloth from `vision.synth.textures` and
+`vision.synth.variety`, lit by a lamp with soft shadows, matte, glossy or metal (a mirrored
+room), seen from 20-70 degrees above the table, with our camera effects. Each sphere's visible
+part is its label.
+
+It shares no code with `vision.synth.holdout_scenes`, the ray-marched look kept for testing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.synth import effects
+from vision.synth.textures import background
+from vision.synth.variety import pattern
+
+SPHERE = "sphere"
+DECOYS = ("egg", "lentil", "lying_egg", "box", "cylinder", "lying_cylinder", "disc", "cone")
+MIN_VISIBLE_PX = 40  # a sphere showing less than this is not labelled (a sliver, not countable)
+MIN_VISIBLE_SHARE = 0.3  # ... nor one with less than this share of its disc in sight
+
+
+@dataclass(frozen=True)
+class Solid:
+    kind: str  # SPHERE or one of DECOYS
+    shape: str  # the canonical solid: "ellipsoid", "box", "cylinder", "cone"
+    centre: np.ndarray  # world (z up, the table at z = 0)
+    axes: np.ndarray  # 3 x 3, rows: the solid's own x, y, z in world coordinates
+    size: np.ndarray  # radii (ellipsoid), half sides (box), radius, radius, half height (cylinder, cone)
+    colour: np.ndarray  # BGR 0..1
+    material: str  # "matte", "glossy" or "metal"
+
+
+@dataclass
+class TableScene:
+    image: np.ndarray  # BGR uint8
+    solids: list[Solid]
+    ids: np.ndarray  # h x w, the index of the solid seen at each pixel, -1 the table or beyond
+    full_px: list[float]  # each solid's disc in pixels were nothing in front of it (spheres only)
+
+    def sphere_boxes(self) -> list[tuple[float, float, float, float]]:
+        """(x1, y1, x2, y2) of each labelled sphere's visible part, in pixels."""
+        out = []
+        for i, s in enumerate(self.solids):
+            if s.kind != SPHERE:
+                continue
+            ys, xs = np.nonzero(self.ids == i)
+            if len(xs) < MIN_VISIBLE_PX or len(xs) < MIN_VISIBLE_SHARE * self.full_px[i]:
+                continue
+            out.append((float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)))
+        return out
+
+
+def _turn_z(a: float) -> np.ndarray:
+    c, s = np.cos(a), np.sin(a)
+    return np.array([[c, s, 0.0], [-s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+def _lay_down(axes: np.ndarray) -> np.ndarray:
+    """The solid's own z turned to lie along its own x: lying on its side."""
+    return np.stack([axes[2], axes[1], -axes[0]])
+
+
+def _hit_local(shape: str, size: np.ndarray, o: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Nearest positive hit distance (inf where none) and the normal there, in the solid's frame."""
+    n_rays = len(o)
+    t_best = np.full(n_rays, np.inf)
+    normal = np.zeros((n_rays, 3))
+    eps = 1e-4
+    if shape == "ellipsoid":
+        os, ds = o / size, d / size
+        a = np.sum(ds * ds, 1)
+        b = 2 * np.sum(os * ds, 1)
+        c = np.sum(os * os, 1) - 1
+        disc = b * b - 4 * a * c
+        ok = disc >= 0
+        sq = np.sqrt(np.where(ok, disc, 0))
+        t0, t1 = (-b - sq) / (2 * a), (-b + sq) / (2 * a)
+        t = np.where(t0 > eps, t0, np.where(t1 > eps, t1, np.inf))
+        t_best = np.where(ok, t, np.inf)
+        p = o + d * np.where(np.isfinite(t_best), t_best, 0)[:, None]
+        normal = p / (size * size)
+    elif shape == "box":
+        inv = 1.0 / np.where(np.abs(d) < 1e-12, 1e-12, d)
+        t1, t2 = (-size - o) * inv, (size - o) * inv
+        tmin, tmax = np.minimum(t1, t2), np.maximum(t1, t2)
+        near, far = tmin.max(1), tmax.min(1)
+        ok = (far >= near) & (far > eps)
+        t_best = np.where(ok, np.where(near > eps, near, far), np.inf)
+        axis = np.argmax(tmin, 1)
+        normal[np.arange(n_rays), axis] = -np.sign(d[np.arange(n_rays), axis])
+    else:  # cylinder or cone along the own z, half height size[2]
+        r, hh = size[0], size[2]
+        if shape == "cylinder":
+            k = np.zeros(n_rays)
+            rad = np.full(n_rays, r)
+            a = d[:, 0] ** 2 + d[:, 1] ** 2
+            b = 2 * (o[:, 0] * d[:, 0] + o[:, 1] * d[:, 1])
+            c = o[:, 0] ** 2 + o[:, 1] ** 2 - r * r
+        else:  # cone: radius r at z = -hh, apex at z = +hh
+            k = r / (2 * hh)
+            rad = np.zeros(n_rays)
+            zz0 = hh - o[:, 2]
+            a = d[:, 0] ** 2 + d[:, 1] ** 2 - (k * d[:, 2]) ** 2
+            b = 2 * (o[:, 0] * d[:, 0] + o[:, 1] * d[:, 1] + k * k * zz0 * d[:, 2])
+            c = o[:, 0] ** 2 + o[:, 1] ** 2 - (k * zz0) ** 2
+        disc = b * b - 4 * a * c
+        ok = (disc >= 0) & (np.abs(a) > 1e-12)
+        sq = np.sqrt(np.where(ok, disc, 0))
+        a_safe = np.where(np.abs(a) > 1e-12, a, 1.0)
+        for t in ((-b - sq) / (2 * a_safe), (-b + sq) / (2 * a_safe)):
+            z = o[:, 2] + d[:, 2] * t
+            good = ok & (t > eps) & (np.abs(z) <= hh) & (t < t_best)
+            t_best = np.where(good, t, t_best)
+            p = o + d * t[:, None]
+            side = np.stack([p[:, 0], p[:, 1], (k * k * (hh - p[:, 2])) if shape == "cone" else np.zeros(n_rays)], 1)
+            normal = np.where(good[:, None], side, normal)
+        caps = ((-hh, -1.0), (hh, 1.0)) if shape == "cylinder" else ((-hh, -1.0),)
+        for zc, sign in caps:
+            t = (zc - o[:, 2]) / np.where(np.abs(d[:, 2]) < 1e-12, 1e-12, d[:, 2])
+            p = o + d * t[:, None]
+            good = (t > eps) & (p[:, 0] ** 2 + p[:, 1] ** 2 <= r * r) & (t < t_best)
+            t_best = np.where(good, t, t_best)
+            normal = np.where(good[:, None], np.array([0, 0, sign]), normal)
+        del rad
+    return t_best, normal
+
+
+def _cast(solids: list[Solid], o: np.ndarray, d: np.ndarray, floor: bool = True):
+    """Nearest hit among the solids (and the table) for rays o + t d: t, which (-1 the table,
+    -2 nothing) and the world normal."""
+    t_best = np.full(len(d), np.inf)
+    which = np.full(len(d), -2)
+    normal = np.zeros((len(d), 3))
+    if floor:
+        t = np.where(d[:, 2] < -1e-9, -o[:, 2] / np.where(d[:, 2] < -1e-9, d[:, 2], -1.0), np.inf)
+        t_best, which = np.where(t > 1e-4, t, np.inf), np.where(t > 1e-4, -1, -2)
+        normal[:] = (0, 0, 1.0)
+    for i, s in enumerate(solids):
+        lo, ld = (o - s.centre) @ s.axes.T, d @ s.axes.T
+        t, n_local = _hit_local(s.shape, s.size, lo, ld)
+        nearer = t < t_best
+        t_best = np.where(nearer, t, t_best)
+        which = np.where(nearer, i, which)
+        normal = np.where(nearer[:, None], n_local @ s.axes, normal)
+    normal /= np.maximum(np.linalg.norm(normal, axis=1, keepdims=True), 1e-12)
+    return t_best, which, normal
+
+
+def _solid(rng: np.random.Generator, kind: str, x: float, y: float, scale: float, toward: np.ndarray) -> Solid:
+    r = scale
+    axes = _turn_z(float(rng.uniform(0, 2 * np.pi)))
+    shape, size, z = "ellipsoid", np.array([r, r, r]), r
+    if kind == "egg":
+        size = np.array([r, r, r * rng.uniform(1.2, 1.7)])
+        z = size[2]
+    elif kind == "lentil":
+        size = np.array([r, r, r * rng.uniform(0.35, 0.7)])
+        z = size[2]
+    elif kind == "lying_egg":
+        size = np.array([r, r, r * rng.uniform(1.25, 1.8)])
+        axes, z = _lay_down(axes), r
+    elif kind == "box":
+        size = r * rng.uniform(0.7, 1.0, 3) if rng.random() < 0.5 else np.full(3, r * 0.85)
+        shape, z = "box", size[2]
+    elif kind in ("cylinder", "lying_cylinder"):
+        size = np.array([r * rng.uniform(0.6, 1.0), 0, r * rng.uniform(0.6, 1.4)])
+        size[1] = size[0]
+        shape = "cylinder"
+        z = size[2]
+        if kind == "lying_cylinder":
+            axes, z = _lay_down(axes), size[0]
+    elif kind == "disc":
+        size = np.array([r, r, r * rng.uniform(0.06, 0.2)])
+        shape, z = "cylinder", size[2]
+        if rng.random() < 0.6:  # standing on its rim; often face-on to the camera
+            face = toward - np.array([x, y, 0.0])
+            yaw = np.arctan2(face[1], face[0]) + (np.radians(rng.uniform(-20, 20)) if rng.random() < 0.7 else rng.uniform(0, np.pi))
+            axes = _lay_down(_turn_z(float(yaw)))
+            z = r
+    elif kind == "cone":
+        size = np.array([r, r, r * rng.uniform(0.7, 1.3)])
+        shape, z = "cone", size[2]
+    colour = np.clip(rng.uniform(0.05, 1.0, 3) * rng.uniform(0.5, 1.0), 0, 1)
+    material = str(rng.choice(["matte", "glossy", "metal"], p=[0.45, 0.25, 0.3]))
+    return Solid(kind, shape, np.array([x, y, z]), axes, size, colour, material)
+
+
+def _floor_texture(rng: np.random.Generator) -> np.ndarray:
+    img = pattern(rng, 512, 512) if rng.random() < 0.5 else background(rng, 512, 512)
+    return img.astype(np.float32) / 255.0
+
+
+def render_table_scene(seed: int, idx: int, size: tuple[int, int] | None = None) -> TableScene:
+    """One training scene: 2-12 solids on a table, 20-60% of them spheres."""
+    rng = np.random.default_rng([seed, idx, 31337])
+    w, h = size or [(480, 320), (640, 480), (400, 400)][int(rng.integers(3))]
+    elev, azim = np.radians(rng.uniform(20, 70)), rng.uniform(0, 2 * np.pi)
+    spread = rng.uniform(2.0, 4.0)
+    dist = spread * rng.uniform(2.2, 3.6)
+    eye = dist * np.array([np.cos(elev) * np.cos(azim), np.cos(elev) * np.sin(azim), np.sin(elev)])
+    fwd = -eye / np.linalg.norm(eye)
+    right = np.cross(fwd, [0, 0, 1.0])
+    right /= np.linalg.norm(right)
+    up = np.cross(right, fwd)
+    f = (w / 2) / np.tan(np.radians(rng.uniform(35, 60)) / 2)
+
+    solids: list[Solid] = []
+    share = rng.uniform(0.2, 0.6)
+    base = rng.uniform(0.25, 0.7)
+    for _ in range(int(rng.integers(2, 13))):
+        kind = SPHERE if rng.random() < share else str(rng.choice(DECOYS))
+        scale = base * rng.uniform(0.5, 1.6)
+        for _ in range(60):
+            x, y = rng.uniform(-spread, spread, 2)
+            if all(np.hypot(x - s.centre[0], y - s.centre[1]) > scale * 1.3 + s.size.max() + 0.05 for s in solids):
+                solids.append(_solid(rng, kind, float(x), float(y), float(scale), eye))
+                break
+
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
+    jx, jy = rng.uniform(-0.5, 0.5, 2)
+    dirs = fwd[None] * f + right[None] * (xx.reshape(-1, 1) - w / 2 + jx) - up[None] * (yy.reshape(-1, 1) - h / 2 + jy)
+    dirs /= np.linalg.norm(dirs, axis=1, keepdims=True)
+    origin = np.broadcast_to(eye, dirs.shape)
+    t, which, normal = _cast(solids, origin, dirs)
+    image = _light(rng, solids, origin, dirs, t, which, normal, spread)
+    image = effects.noise(effects.jpeg(effects.defocus(image.reshape(h, w, 3), rng), rng), rng) if rng.random() < 0.8 \
+        else image.reshape(h, w, 3)
+    full = []
+    for s in solids:
+        depth = (s.centre - eye) @ fwd
+        full.append(float(np.pi * (f * s.size[0] / max(depth, 1e-6)) ** 2))
+    return TableScene(image, solids, which.reshape(h, w), full)
+
+
+def _light(rng, solids, origin, dirs, t, which, normal, spread) -> np.ndarray:
+    hit = np.isfinite(t)
+    p = origin + dirs * np.where(hit, t, 0)[:, None]
+    lamp_dir = np.array([rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(0.5, 2.5)])
+    lamp_dir /= np.linalg.norm(lamp_dir)
+    lamp = rng.uniform(0.75, 1.1, 3)
+    ambient = rng.uniform(0.15, 0.5)
+    tex = _floor_texture(rng)
+    tile = rng.uniform(1.0, 4.0)  # world units across one texture tile
+    albedo = np.zeros((len(dirs), 3))
+    floor = which == -1
+    u = ((p[floor, 0] / tile) % 1.0 * (tex.shape[1] - 1)).astype(int)
+    v = ((p[floor, 1] / tile) % 1.0 * (tex.shape[0] - 1)).astype(int)
+    albedo[floor] = tex[v, u]
+    material = np.full(len(dirs), "matte", dtype=object)
+    for i, s in enumerate(solids):
+        m = which == i
+        albedo[m] = s.colour
+        material[m] = s.material
+    # Soft shadows: the lamp seen from several points of its face
+    idx = np.nonzero(hit)[0]
+    n = normal[idx]
+    lit = np.zeros(len(idx))
+    facing = np.nonzero(n @ lamp_dir > 0)[0]  # the far side is dark whatever stands between
+    samples = 3
+    for _ in range(samples):
+        ld = lamp_dir + rng.normal(0, 0.06, 3)
+        ld /= np.linalg.norm(ld)
+        q = p[idx[facing]] + n[facing] * 1e-3
+        ts, _, _ = _cast(solids, q, np.broadcast_to(ld, q.shape), floor=False)
+        lit[facing] += ~np.isfinite(ts)
+    lit /= samples
+    lam = np.clip(n @ lamp_dir, 0, 1) * lit
+    view = -dirs[idx]
+    half = lamp_dir + view
+    half /= np.linalg.norm(half, axis=1, keepdims=True)
+    spec = np.clip(np.sum(n * half, 1), 0, 1)
+    a = albedo[idx]
+    mat = material[idx]
+    out = np.zeros((len(dirs), 3))
+    out[~hit] = rng.uniform(0.3, 0.9, 3)  # beyond the table
+    col = a * (ambient + (1 - ambient) * lam[:, None])
+    glossy = mat == "glossy"
+    col[glossy] += (spec[glossy] ** rng.uniform(20, 80) * lit[glossy] * rng.uniform(0.4, 0.9))[:, None]
+    metal = mat == "metal"
+    if metal.any():
+        dm, nm = dirs[idx][metal], n[metal]
+        refl = dm - 2 * np.sum(dm * nm, 1, keepdims=True) * nm
+        sky_col, ground = rng.uniform(0.6, 1.0, 3), np.median(tex.reshape(-1, 3), 0)
+        mix = np.clip(refl[:, 2:3] * rng.uniform(1.5, 5) + 0.4, 0, 1)
+        env = ground * (1 - mix) + sky_col * mix
+        col[metal] = env * (0.25 + 0.75 * a[metal]) * rng.uniform(0.6, 1.0) + a[metal] * lam[metal, None] * 0.2
+        col[metal] += (spec[metal] ** rng.uniform(60, 300) * lit[metal] * 1.5)[:, None]
+    out[idx] = col * lamp
+    return np.clip(out * 255, 0, 255).astype(np.uint8)

@@ -1,0 +1,73 @@
+"""A YOLO dataset of table scenes with no card (vision.synth.table_scenes), one class: a sphere's
+visible part.
+
+Where no Quarx card is found whole, the photo's spheres are counted by a detector that looks for
+spheres standing on the table (vision.games.quarx.scene_spheres). It is trained here, on scenes
+of the training renderer only; the ray-marched look of `vision.synth.holdout_scenes` is kept for
+testing it.
+
+    python -m vision.training.sphere_scenes --out datasets/generated/sphere_scenes --count 1200
+"""
+from __future__ import annotations
+
+import argparse
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import cv2
+
+from vision.synth.table_scenes import render_table_scene
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_OUT = ROOT / "datasets" / "generated" / "sphere_scenes"
+
+
+def yolo_lines(boxes: list[tuple[float, float, float, float]], w: int, h: int) -> list[str]:
+    """One `0 cx cy w h` line per box, normalised to the picture."""
+    return [f"0 {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}"
+            for x1, y1, x2, y2 in boxes]
+
+
+def _write(job: tuple[Path, str, int, int, tuple[int, int] | None]) -> None:
+    out, split, seed, i, size = job
+    scene = render_table_scene(seed, i, size)
+    h, w = scene.image.shape[:2]
+    name = f"scene_{seed}_{i:05d}"
+    cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    (out / "labels" / split / f"{name}.txt").write_text("\n".join(yolo_lines(scene.sphere_boxes(), w, h)) + "\n")
+
+
+def build(out: Path = DEFAULT_OUT, seed: int = 11, count: int = 1200, val_count: int = 150, workers: int = 1,
+          size: tuple[int, int] | None = None) -> Path:
+    """Write images/{train,val}, labels/{train,val} and a data.yaml; returns the yaml's path.
+    Validation scenes come from seed + 1000, so no scene is in both. `size` (w, h): every
+    picture that size (default: the renderer's own mix of sizes)."""
+    jobs = []
+    for split, s, n in (("train", seed, count), ("val", seed + 1000, val_count)):
+        (out / "images" / split).mkdir(parents=True, exist_ok=True)
+        (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+        jobs += [(out, split, s, i, size) for i in range(n)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            list(pool.map(_write, jobs, chunksize=8))
+    else:
+        for job in jobs:
+            _write(job)
+    p = out / "data.yaml"
+    p.write_text(f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: sphere\n")
+    return p
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description="build the sphere-scene YOLO dataset (python -m vision.training.sphere_scenes)")
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--count", type=int, default=1200)
+    ap.add_argument("--val-count", type=int, default=150)
+    ap.add_argument("--workers", type=int, default=1)
+    a = ap.parse_args(argv)
+    print(build(a.out, a.seed, a.count, a.val_count, a.workers))
+
+
+if __name__ == "__main__":
+    main()
