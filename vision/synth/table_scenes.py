@@ -101,14 +101,12 @@ def _hit_local(shape: str, size: np.ndarray, o: np.ndarray, d: np.ndarray) -> tu
     else:  # cylinder or cone along the own z, half height size[2]
         r, hh = size[0], size[2]
         if shape == "cylinder":
-            k = np.zeros(n_rays)
-            rad = np.full(n_rays, r)
+            k = 0.0
             a = d[:, 0] ** 2 + d[:, 1] ** 2
             b = 2 * (o[:, 0] * d[:, 0] + o[:, 1] * d[:, 1])
             c = o[:, 0] ** 2 + o[:, 1] ** 2 - r * r
         else:  # cone: radius r at z = -hh, apex at z = +hh
             k = r / (2 * hh)
-            rad = np.zeros(n_rays)
             zz0 = hh - o[:, 2]
             a = d[:, 0] ** 2 + d[:, 1] ** 2 - (k * d[:, 2]) ** 2
             b = 2 * (o[:, 0] * d[:, 0] + o[:, 1] * d[:, 1] + k * k * zz0 * d[:, 2])
@@ -131,7 +129,6 @@ def _hit_local(shape: str, size: np.ndarray, o: np.ndarray, d: np.ndarray) -> tu
             good = (t > eps) & (p[:, 0] ** 2 + p[:, 1] ** 2 <= r * r) & (t < t_best)
             t_best = np.where(good, t, t_best)
             normal = np.where(good[:, None], np.array([0, 0, sign]), normal)
-        del rad
     return t_best, normal
 
 

@@ -14,6 +14,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
+import cv2
+import numpy as np
+
 from vision.games.quarx.photo import count_quarx
 from vision.synth.holdout_scenes import render_scene
 
@@ -51,12 +54,26 @@ class SceneTally:
                     "always_one_rate": round(self.always_one_exact / n, 4)}
 
 
-def evaluate(seed: int = SEED, count: int = 200) -> SceneTally:
+def scene_picture(seed: int, idx: int, cache: Path | None = None) -> tuple[np.ndarray, int]:
+    """The picture and its spheres, from `cache` when it was drawn before (drawing takes seconds)."""
+    if cache is None:
+        scene = render_scene(seed, idx)
+        return scene.image, scene.spheres
+    png, truth = cache / f"scene_{seed}_{idx:04d}.png", cache / f"scene_{seed}_{idx:04d}.json"
+    if not (png.is_file() and truth.is_file()):
+        scene = render_scene(seed, idx)
+        cache.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(png), scene.image)
+        truth.write_text(json.dumps({"spheres": scene.spheres}))
+    return cv2.imread(str(png)), int(json.loads(truth.read_text())["spheres"])
+
+
+def evaluate(seed: int = SEED, count: int = 200, cache: Path | None = None) -> SceneTally:
     t = SceneTally()
     for idx in range(count):
-        scene = render_scene(seed, idx)
-        got = count_quarx(scene.image)
-        t.add(scene.spheres, got.spheres if got.sure else None)
+        image, spheres = scene_picture(seed, idx, cache)
+        got = count_quarx(image)
+        t.add(spheres, got.spheres if got.sure else None)
     return t
 
 
@@ -65,8 +82,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--count", type=int, default=200)
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--cache", type=Path, help="keep the drawn pictures here (PNG, lossless) for the next run")
     args = ap.parse_args(argv)
-    result = {"seed": args.seed, "style": "vision.synth.holdout_scenes"} | evaluate(args.seed, args.count).as_dict()
+    result = {"seed": args.seed, "style": "vision.synth.holdout_scenes"} | evaluate(args.seed, args.count, args.cache).as_dict()
     print(json.dumps(result, indent=1))
     if args.out:
         args.out.write_text(json.dumps(result, indent=1) + "\n")
