@@ -24,6 +24,11 @@ def test_count_json_and_sentence():
     assert c.sentence() == "23 = 16 + 4 + 2 + 1"
 
 
+def test_a_count_with_no_card_says_it_is_of_the_whole_picture():
+    assert QuarxCount(3, [], [2, 1]).sentence() == "3 in the whole picture (no card seen whole) = 2 + 1"
+    assert "no Quarx card seen whole" in QuarxCount(0, [], [], sure=False).sentence()
+
+
 # --- The camera reads the players' number cards (vision.games.quarx.numbers via the Quarx reader) ---
 
 TILT = np.radians(20)

@@ -40,14 +40,16 @@ class QuarxCount:
 
     def sentence(self) -> str:
         if not self.sure and not self.cards:
-            return "spheres: unsure, no Quarx card seen whole: lay the cards flat and apart, all of each in view"
+            return ("spheres: unsure, no Quarx card seen whole and the spheres in view too close to call: "
+                    "lay the cards flat and apart, all of each in view")
         if not self.sure:
             return "spheres: unsure, a card marked ? is too close to call: spread its spheres out or hold the camera still"
+        where = "" if self.cards else " in the whole picture (no card seen whole)"
         if self.spheres > 31:
-            return f"{self.spheres} spheres: more than 31, show all five cards (16 + 8 + 4 + 2 + 1)"
+            return f"{self.spheres} spheres{where}: more than 31, show all five cards (16 + 8 + 4 + 2 + 1)"
         if self.spheres == 0:
-            return "0 spheres: no number card"
-        return f"{self.spheres} = " + " + ".join(str(n) for n in self.number_cards)
+            return f"0 spheres{where}: no number card"
+        return f"{self.spheres}{where} = " + " + ".join(str(n) for n in self.number_cards)
 
 
 def number_cards_for(total: int) -> list[int]:
