@@ -89,12 +89,13 @@ class _Scenes:
 BLANK = np.full((120, 160, 3), 128, np.uint8)  # no card in it
 
 
-@pytest.mark.parametrize("n", [2, None])
+@pytest.mark.parametrize("n", [2, None, 0])
 def test_with_no_card_the_scene_detector_answers_or_is_unsure(monkeypatch, n):
+    """None found is unsure too: a card the finder lost shows printed spheres it does not see."""
     monkeypatch.setattr(photo, "load_scene_spheres", lambda: _Scenes(n))
     got = photo.count_quarx(BLANK)
     assert got.cards == []
-    if n is None:
+    if not n:
         assert not got.sure and got.to_json()["spheres"] is None
     else:
         assert got.sure and got.spheres == 2 and got.number_cards == [2] and len(got.sphere_boxes) == 2

@@ -38,6 +38,12 @@ def _by_card(frame: np.ndarray) -> QuarxCount | None:
     return QuarxCount(total, out, number_cards_for(total))
 
 
+# A photo brought for the count holds spheres. The scene detector, taught spheres that stand on a
+# table, does not see those printed on a card the finder lost: it answered 0 for a picture of the
+# card hold-out style whose one card went unfound (5 spheres on it), so "none" is unsure.
+MIN_SCENE_SPHERES = 1
+
+
 def _by_scene(frame: np.ndarray) -> QuarxCount:
     """No card found: the spheres standing anywhere in the picture (vision.games.quarx.scene_spheres),
     unsure where a box is in doubt or no scene model is installed. The cards' detector network
@@ -46,7 +52,7 @@ def _by_scene(frame: np.ndarray) -> QuarxCount:
     if model is None:
         return QuarxCount(0, [], [], sure=False)
     n, boxes = model.count(frame)
-    if n is None:
+    if n is None or n < MIN_SCENE_SPHERES:
         return QuarxCount(0, [], [], sure=False)
     return QuarxCount(n, [], number_cards_for(n), [tuple(float(v) for v in d.box) for d in boxes])
 
