@@ -7,6 +7,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from server.app import create_app
+from vision.detector.model import Detection
+from vision.games.quarx import photo
 
 
 @pytest.fixture
@@ -40,3 +42,16 @@ def test_a_photo_with_no_card_is_unsure_not_a_guess(client):
     got = r.json()
     assert got["spheres"] is None and got["cards"] == [] and got["number_cards"] == []
     assert "no Quarx card" in got["sentence"]
+
+
+def test_a_photo_with_no_card_gets_the_scene_detectors_sure_count(client, monkeypatch):
+    """Spheres standing on a table with no card: the count is of the whole picture, and says so."""
+    class Scene:
+        def count(self, frame):
+            return 3, [Detection("sphere", (10.0 * i, 5.0, 10.0 * i + 8, 13.0), 0.9) for i in range(3)]
+
+    monkeypatch.setattr(photo, "load_scene_spheres", lambda: Scene())
+    ok, png = cv2.imencode(".png", np.full((240, 320, 3), (40, 90, 30), np.uint8))
+    got = client.post("/api/quarx/count", files={"image": ("table.png", png.tobytes(), "image/png")}).json()
+    assert got["spheres"] == 3 and got["cards"] == [] and got["number_cards"] == [2, 1]
+    assert got["sentence"] == "3 in the whole picture (no card seen whole) = 2 + 1"
