@@ -161,7 +161,26 @@ def _cloth(rng: np.random.Generator):
     return colour
 
 
-def _camera(rng: np.random.Generator, w: int, h: int):
+@dataclass(frozen=True)
+class _View:
+    """A pinhole camera: where it stands, its axes, focal length (px) and picture size."""
+
+    eye: np.ndarray
+    fwd: np.ndarray
+    right: np.ndarray
+    up: np.ndarray
+    f: float
+    w: int
+    h: int
+
+    def project(self, p: np.ndarray) -> tuple[float, float, float]:
+        """Picture x, y of a world point, and its depth along the view."""
+        q = p - self.eye
+        z = q @ self.fwd
+        return self.w / 2 + self.f * (q @ self.right) / z, self.h / 2 - self.f * (q @ self.up) / z, z
+
+
+def _camera(rng: np.random.Generator, w: int, h: int) -> _View:
     elev = np.radians(rng.uniform(25, 55))
     azim = rng.uniform(0, 2 * np.pi)
     dist = rng.uniform(9.0, 12.0)
@@ -172,11 +191,10 @@ def _camera(rng: np.random.Generator, w: int, h: int):
     right /= np.linalg.norm(right)
     up = np.cross(right, fwd)
     f = (w / 2) / np.tan(np.radians(rng.uniform(38, 48)) / 2)
-    return eye, fwd, right, up, f
+    return _View(eye, fwd, right, up, f, w, h)
 
 
-def _place(rng: np.random.Generator, n: int, view: tuple) -> list[Thing]:
-    eye = view[0]
+def _place(rng: np.random.Generator, n: int, view: _View) -> list[Thing]:
     things: list[Thing] = []
     p_sphere = rng.uniform(0.25, 0.5)
     for _ in range(n):
@@ -184,57 +202,51 @@ def _place(rng: np.random.Generator, n: int, view: tuple) -> list[Thing]:
         r = float(rng.choice([0.35, 0.7]) * rng.uniform(0.85, 1.15))
         for _ in range(100):
             x, y = rng.uniform(-3.0, 3.0, 2)
-            u, v, z = _project(np.array([x, y, r]), *view)
-            pad = 1.6 * view[4] * r / z  # the whole thing and its shadow's start in the picture
-            if (pad < u < view[5] - pad and pad < v < view[6] - pad
+            u, v, z = view.project(np.array([x, y, r]))
+            pad = 1.6 * view.f * r / z  # the whole thing and its shadow's start in the picture
+            if (pad < u < view.w - pad and pad < v < view.h - pad
                     and all(np.hypot(x - t.centre[0], y - t.centre[1]) > r + t.size + 0.2 for t in things)):
                 break
         else:
             continue
         angle = float(rng.uniform(0, 2 * np.pi))
         if kind == "disc_standing":  # faces the camera, give or take 15 degrees
-            angle = float(np.arctan2(eye[1] - y, eye[0] - x) + np.radians(rng.uniform(-15, 15)))
+            angle = float(np.arctan2(view.eye[1] - y, view.eye[0] - x) + np.radians(rng.uniform(-15, 15)))
         colour = rng.uniform(0.1, 0.95, 3)
         things.append(Thing(kind, np.array([x, y, _rest_height(kind, r)]), r, angle, colour,
                             bool(rng.random() < 0.4)))
     return things
 
 
-def _project(p: np.ndarray, eye, fwd, right, up, f, w, h) -> tuple[float, float, float]:
-    q = p - eye
-    z = q @ fwd
-    return w / 2 + f * (q @ right) / z, h / 2 - f * (q @ up) / z, z
-
-
 def render_scene(seed: int, idx: int, size: tuple[int, int] = SIZE) -> HoldoutSceneShot:
     """One picture of 3-9 things on a table, 25-50% of them spheres (any number may be none)."""
     rng = np.random.default_rng([seed, idx, 777])
     w, h = size
-    eye, fwd, right, up, f = _camera(rng, w, h)
-    things = _place(rng, int(rng.integers(3, 10)), (eye, fwd, right, up, f, w, h))
+    view = _camera(rng, w, h)
+    things = _place(rng, int(rng.integers(3, 10)), view)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
-    dirs = (fwd[None, :] * f + right[None, :] * (xx.reshape(-1, 1) - w / 2 + 0.5)
-            - up[None, :] * (yy.reshape(-1, 1) - h / 2 + 0.5))
+    dirs = (view.fwd[None, :] * view.f + view.right[None, :] * (xx.reshape(-1, 1) - w / 2 + 0.5)
+            - view.up[None, :] * (yy.reshape(-1, 1) - h / 2 + 0.5))
     dirs /= np.linalg.norm(dirs, axis=1, keepdims=True)
     for _ in range(4):  # leave out what is hidden too much, then trace again
-        t = _march(things, eye, dirs, far=60.0)
+        t = _march(things, view.eye, dirs, far=60.0)
         hit = np.isfinite(t)
-        p = eye + dirs * np.where(hit, t, 0)[:, None]
+        p = view.eye + dirs * np.where(hit, t, 0)[:, None]
         _, which = _scene_sdf(things, p)
         which[~hit] = -2
         keep = []
         for i, th in enumerate(things):
             seen = int(np.count_nonzero(which == i))
             if th.kind == "sphere":
-                _, _, z = _project(th.centre, eye, fwd, right, up, f, w, h)
-                full = np.pi * (f * th.size / z) ** 2
+                _, _, z = view.project(th.centre)
+                full = np.pi * (view.f * th.size / z) ** 2
                 keep.append(seen >= VISIBLE * full)
             else:
                 keep.append(seen >= DECOY_VISIBLE_PX)
         if all(keep):
             break
         things = [th for th, k in zip(things, keep) if k]
-    image = _shade(rng, things, eye, dirs, t, which)
+    image = _shade(rng, things, view.eye, dirs, t, which)
     return HoldoutSceneShot(_camera_effects(rng, image.reshape(h, w, 3)), things)
 
 

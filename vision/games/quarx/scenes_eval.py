@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import defaultdict
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -23,35 +23,54 @@ from vision.synth.holdout_scenes import render_scene
 SEED = 91
 
 
+OUTCOMES = ("exact", "unsure", "wrong")
+
+
 @dataclass
 class SceneTally:
-    pictures: int = 0
-    exact: int = 0
-    unsure: int = 0
-    wrong: int = 0
+    """Per picture, the answer against the drawn spheres; the totals are sums over `by_spheres`."""
+
     answered_zero: int = 0
     always_one_exact: int = 0
     wrong_by: list[int] = field(default_factory=list)  # answer minus truth, per wrong answer
-    by_spheres: dict[int, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0]))  # exact, unsure, wrong
+    by_spheres: dict[int, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0]))  # OUTCOMES
 
     def add(self, truth: int, answer: int | None) -> None:
-        self.pictures += 1
         self.always_one_exact += truth == 1
         self.answered_zero += answer == 0
         k = 0 if answer == truth else 1 if answer is None else 2
-        self.exact += k == 0
-        self.unsure += k == 1
-        self.wrong += k == 2
         self.by_spheres[truth][k] += 1
         if k == 2:
             self.wrong_by.append(answer - truth)
 
+    def _total(self, outcome: str) -> int:
+        k = OUTCOMES.index(outcome)
+        return sum(v[k] for v in self.by_spheres.values())
+
+    @property
+    def pictures(self) -> int:
+        return sum(map(sum, self.by_spheres.values()))
+
+    @property
+    def exact(self) -> int:
+        return self._total("exact")
+
+    @property
+    def unsure(self) -> int:
+        return self._total("unsure")
+
+    @property
+    def wrong(self) -> int:
+        return self._total("wrong")
+
     def as_dict(self) -> dict:
         n = max(1, self.pictures)
-        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "by_spheres"}
-        d["by_spheres"] = {str(k): dict(zip(("exact", "unsure", "wrong"), v)) for k, v in sorted(self.by_spheres.items())}
-        return d | {"exact_rate": round(self.exact / n, 4), "wrong_rate": round(self.wrong / n, 4),
-                    "always_one_rate": round(self.always_one_exact / n, 4)}
+        return {"pictures": self.pictures, "exact": self.exact, "unsure": self.unsure, "wrong": self.wrong,
+                "answered_zero": self.answered_zero, "always_one_exact": self.always_one_exact,
+                "wrong_by": self.wrong_by,
+                "by_spheres": {str(k): dict(zip(OUTCOMES, v)) for k, v in sorted(self.by_spheres.items())},
+                "exact_rate": round(self.exact / n, 4), "wrong_rate": round(self.wrong / n, 4),
+                "always_one_rate": round(self.always_one_exact / n, 4)}
 
 
 def scene_picture(seed: int, idx: int, cache: Path | None = None) -> tuple[np.ndarray, int]:
