@@ -11,6 +11,7 @@ from vision.synth import cards, clutter, effects, textures, variety
 from vision.synth.cube import CubePose, draw_cube, draw_pips, outline, side_values, visible_faces
 from vision.synth.palette import (DIE_BODIES, DIE_BODY_WEIGHTS, PIP_BLACK, PIP_GOLD, PIP_RED,
                                   PIP_WHITE, SHAPE_COLOURS)
+from vision.yolo_labels import yolo_line
 
 SS = 2  # supersampling factor: draw at 2x, then area-downscale for natural anti-aliasing
 SCENE_KINDS = {"dice": 0.50, "quarx": 0.17, "quarx_close": 0.13, "mixed": 0.20}
@@ -46,12 +47,7 @@ class RenderedImage:
 
     def yolo_lines(self) -> list[str]:
         h, w = self.image.shape[:2]
-        out = []
-        for lb in self.labels:
-            x1, y1, x2, y2 = lb.box
-            out.append(f"{lb.cls} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} "
-                       f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
-        return out
+        return [yolo_line(lb.cls, lb.box, w, h) for lb in self.labels]
 
 
 @dataclass

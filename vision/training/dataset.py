@@ -11,6 +11,7 @@ import cv2
 from vision.detector.classes import CLASSES, CLASS_ID
 from vision.synth import render_image
 from vision.training import real_dice
+from vision.yolo_labels import yolo_line
 
 DEFAULT_OUT = Path(__file__).resolve().parents[2] / "datasets" / "generated"
 
@@ -60,9 +61,7 @@ def add_real(out: Path, real_dir: Path, split: str = "train", repeat: int = 3) -
         h, w = im.shape[:2]
         lines = []
         for lb in real_dice.read_labels(real_dir, name, w, h):
-            x1, y1, x2, y2 = real_dice.face_box(lb, w, h)
-            lines.append(f"{CLASS_ID[f'die_{lb.value}']} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} "
-                         f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
+            lines.append(yolo_line(CLASS_ID[f"die_{lb.value}"], real_dice.face_box(lb, w, h), w, h))
         for k in range(repeat):  # copies under new names: ultralytics keeps duplicates apart
             stem = f"real{k}_{Path(name).stem}"
             shutil.copyfile(src, img_dir / f"{stem}.jpg")

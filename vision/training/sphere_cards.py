@@ -22,6 +22,7 @@ import numpy as np
 
 from vision.synth.quarx_shapes import CARD_H, CARD_W, SPHERE, PlacedShape
 from vision.training.sphere_classifier import training_card
+from vision.yolo_labels import yolo_line
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_OUT = ROOT / "datasets" / "generated" / "sphere_cards"
@@ -42,8 +43,7 @@ def sphere_boxes(shapes: list[PlacedShape]) -> list[tuple[float, float, float, f
 
 def yolo_lines(boxes: list[tuple[float, float, float, float]]) -> list[str]:
     """One `0 cx cy w h` line per box, normalised to the card."""
-    return [f"0 {(x1 + x2) / 2 / CARD_W:.6f} {(y1 + y2) / 2 / CARD_H:.6f} {(x2 - x1) / CARD_W:.6f} "
-            f"{(y2 - y1) / CARD_H:.6f}" for x1, y1, x2, y2 in boxes]
+    return [yolo_line(0, b, CARD_W, CARD_H) for b in boxes]
 
 
 def render_card(seed: int, index: int) -> tuple[np.ndarray, list[PlacedShape]]:

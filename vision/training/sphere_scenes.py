@@ -20,15 +20,10 @@ import numpy as np
 
 from vision.games.quarx.scene_spheres import SceneSpheres, count_from_scores
 from vision.synth.table_scenes import render_table_scene
+from vision.yolo_labels import yolo_line
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_OUT = ROOT / "datasets" / "generated" / "sphere_scenes"
-
-
-def yolo_lines(boxes: list[tuple[float, float, float, float]], w: int, h: int) -> list[str]:
-    """One `0 cx cy w h` line per box, normalised to the picture."""
-    return [f"0 {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}"
-            for x1, y1, x2, y2 in boxes]
 
 
 def _write(job: tuple[Path, str, int, int, tuple[int, int] | None]) -> None:
@@ -37,7 +32,7 @@ def _write(job: tuple[Path, str, int, int, tuple[int, int] | None]) -> None:
     h, w = scene.image.shape[:2]
     name = f"scene_{seed}_{i:05d}"
     cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
-    (out / "labels" / split / f"{name}.txt").write_text("\n".join(yolo_lines(scene.sphere_boxes(), w, h)) + "\n")
+    (out / "labels" / split / f"{name}.txt").write_text("\n".join(yolo_line(0, b, w, h) for b in scene.sphere_boxes()) + "\n")
 
 
 def build(out: Path = DEFAULT_OUT, seed: int = 11, count: int = 1200, val_count: int = 150, workers: int = 1,

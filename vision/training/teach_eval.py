@@ -26,6 +26,7 @@ from vision.teach import (DEFAULT_CONF, RULE_CHOICES, Photo, Score, TaughtDie, r
                           teach)
 from vision.training import real_dice
 from vision.training.reader_eval import ReaderTally
+from vision.yolo_labels import yolo_line
 
 SYNTH_ONLY_MODEL = Path(__file__).resolve().parents[2] / "models" / "die_values_synth_only.onnx"
 NEW_SET = Style(body="lavender", pip=1, cloth=0, cloth_bgr=(150, 190, 120))  # dark pips, green gingham
@@ -48,9 +49,7 @@ def _write(folder: Path, name: str, frame, lines: list[str]) -> None:
 
 
 def _line(box, value: int, w: int, h: int, colour: str | None = None) -> str:
-    x1, y1, x2, y2 = box
-    s = f"{value} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}"
-    return s + (f" {colour}" if colour else "")
+    return yolo_line(value, box, w, h) + (f" {colour}" if colour else "")
 
 
 def real_case(k: int, det, model, root: Path = real_dice.REAL_DICE_DIR, pick: str = "first") -> dict:
