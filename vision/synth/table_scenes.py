@@ -25,6 +25,9 @@ from vision.synth.variety import pattern
 
 SPHERE = "sphere"
 DECOYS = ("egg", "lentil", "lying_egg", "box", "cylinder", "lying_cylinder", "disc", "cone")
+# Eggs and discs count double: seen from above an upright egg, and face-on a disc, is round, the
+# hardest decoys to tell from a sphere.
+DECOY_WEIGHTS = np.array([2, 1, 1, 1, 1, 1, 2, 1]) / 10
 MIN_VISIBLE_PX = 40  # a sphere showing less than this is not labelled (a sliver, not countable)
 MIN_VISIBLE_SHARE = 0.3  # ... nor one with less than this share of its disc in sight
 
@@ -157,8 +160,8 @@ def _solid(rng: np.random.Generator, kind: str, x: float, y: float, scale: float
     r = scale
     axes = _turn_z(float(rng.uniform(0, 2 * np.pi)))
     shape, size, z = "ellipsoid", np.array([r, r, r]), r
-    if kind == "egg":
-        size = np.array([r, r, r * rng.uniform(1.2, 1.7)])
+    if kind == "egg":  # from 1.12 long: seen from above such an egg is nearly round
+        size = np.array([r, r, r * rng.uniform(1.12, 1.7)])
         z = size[2]
     elif kind == "lentil":
         size = np.array([r, r, r * rng.uniform(0.35, 0.7)])
@@ -215,7 +218,7 @@ def render_table_scene(seed: int, idx: int, size: tuple[int, int] | None = None)
     share = rng.uniform(0.2, 0.6)
     base = rng.uniform(0.25, 0.7)
     for _ in range(int(rng.integers(2, 13))):
-        kind = SPHERE if rng.random() < share else str(rng.choice(DECOYS))
+        kind = SPHERE if rng.random() < share else str(rng.choice(DECOYS, p=DECOY_WEIGHTS))
         scale = base * rng.uniform(0.5, 1.6)
         for _ in range(60):
             x, y = rng.uniform(-spread, spread, 2)
@@ -287,10 +290,29 @@ def _light(rng, solids, origin, dirs, t, which, normal, spread) -> np.ndarray:
     if metal.any():
         dm, nm = dirs[idx][metal], n[metal]
         refl = dm - 2 * np.sum(dm * nm, 1, keepdims=True) * nm
-        sky_col, ground = rng.uniform(0.6, 1.0, 3), np.median(tex.reshape(-1, 3), 0)
+        sky_col = rng.uniform(0.6, 1.0, 3)
         mix = np.clip(refl[:, 2:3] * rng.uniform(1.5, 5) + 0.4, 0, 1)
-        env = ground * (1 - mix) + sky_col * mix
+        env = _reflected(solids, p[idx][metal] + nm * 1e-3, refl, tex, tile, lamp_dir, ambient) * (1 - mix) \
+            + sky_col * mix
         col[metal] = env * (0.25 + 0.75 * a[metal]) * rng.uniform(0.6, 1.0) + a[metal] * lam[metal, None] * 0.2
         col[metal] += (spec[metal] ** rng.uniform(60, 300) * lit[metal] * 1.5)[:, None]
     out[idx] = col * lamp
     return np.clip(out * 255, 0, 255).astype(np.uint8)
+
+
+def _reflected(solids: list[Solid], o: np.ndarray, d: np.ndarray, tex: np.ndarray, tile: float,
+               lamp_dir: np.ndarray, ambient: float) -> np.ndarray:
+    """What a mirror at o shows along d: the cloth and the other solids, lit without shadows. A
+    metal sphere shows its neighbours bent around it; a plain grey room taught the detector that
+    metal is smooth, and on other renderers' metal spheres it was unsure (0.2-0.8)."""
+    t, which, normal = _cast(solids, o, d)
+    out = np.full((len(d), 3), np.median(tex.reshape(-1, 3), 0))
+    p = o + d * np.where(np.isfinite(t), t, 0)[:, None]
+    floor = which == -1
+    u = ((p[floor, 0] / tile) % 1.0 * (tex.shape[1] - 1)).astype(int)
+    v = ((p[floor, 1] / tile) % 1.0 * (tex.shape[0] - 1)).astype(int)
+    out[floor] = tex[v, u]
+    for i, s in enumerate(solids):
+        m = which == i
+        out[m] = s.colour * (ambient + (1 - ambient) * np.clip(normal[m] @ lamp_dir, 0, 1))[:, None]
+    return out
