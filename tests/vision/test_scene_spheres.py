@@ -7,7 +7,7 @@ import pytest
 
 from vision.detector.model import Detection
 from vision.games.quarx import photo
-from vision.games.quarx.scene_spheres import MAYBE, SURE, count_from_scores
+from vision.games.quarx.scene_spheres import MAYBE, SURE, count_from_scores, count_odds
 from vision.games.quarx.scenes_eval import SceneTally
 from vision.synth.holdout_scenes import KINDS, render_scene
 from vision.synth.table_scenes import MIN_VISIBLE_PX, SPHERE, render_table_scene
@@ -24,6 +24,17 @@ SMALL = (200, 150)
 ])
 def test_a_picture_is_counted_only_when_every_box_is_sure(scores, count):
     assert count_from_scores(np.array(scores, np.float32)) == count
+
+
+def test_the_odds_of_each_count_come_from_the_boxes_between_the_cuts():
+    odds = count_odds(np.array([0.99, 0.5, 0.1, MAYBE / 2], np.float32), sure=0.8, maybe=MAYBE)
+    # one sure sphere; 0.5 and 0.1 each a sphere by their chance; the box under MAYBE is none
+    assert np.allclose(odds, [0.0, 0.5 * 0.9, 0.5 * 0.9 + 0.5 * 0.1, 0.5 * 0.1])
+    assert count_odds(np.array([], np.float32)).tolist() == [1.0]
+    # a faint box leaves one count likely enough for a looser rule, never for the strict one
+    faint = np.array([0.95, 0.95, 0.08], np.float32)
+    assert count_from_scores(faint, sure=0.8, maybe=0.05, certain=0.9) == 2
+    assert count_from_scores(faint, sure=0.8, maybe=0.05, certain=1.0) is None
 
 
 def test_training_scenes_label_each_sphere_that_shows_by_its_visible_part():

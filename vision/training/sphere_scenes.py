@@ -12,6 +12,7 @@ testing it.
 from __future__ import annotations
 
 import argparse
+import itertools
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -58,8 +59,9 @@ def build(out: Path = DEFAULT_OUT, seed: int = 11, count: int = 1200, val_count:
 
 def validate(model: SceneSpheres, seed: int = 1011, count: int = 150,
              sures: tuple[float, ...] = (0.5, 0.6, 0.7, 0.8, 0.9),
-             maybes: tuple[float, ...] = (0.05, 0.1, 0.2, 0.3, 0.4)) -> list[dict]:
-    """The count rule at each pair of cuts on validation scenes of the training renderer: exact,
+             maybes: tuple[float, ...] = (0.05, 0.1, 0.2, 0.3, 0.4),
+             certains: tuple[float, ...] = (1.0, 0.95, 0.9, 0.85, 0.8)) -> list[dict]:
+    """The count rule at each set of cuts on validation scenes of the training renderer: exact,
     unsure and wrong pictures. The cuts are chosen here, never on the test look."""
     scenes = [render_table_scene(seed, i) for i in range(count)]
     truth = [len(sc.sphere_boxes()) for sc in scenes]
@@ -67,13 +69,12 @@ def validate(model: SceneSpheres, seed: int = 1011, count: int = 150,
     clear = [sum(s.kind == "sphere" for s in sc.solids) == t for sc, t in zip(scenes, truth)]
     scores = [np.array([d.score for d in model.boxes(sc.image, min(maybes))], np.float32) for sc in scenes]
     rows = []
-    for sure in sures:
-        for maybe in maybes:
-            got = [count_from_scores(s, sure, maybe) for s in scores]
-            pairs = [(g, t) for g, t, c in zip(got, truth, clear) if c]
-            rows.append({"sure": sure, "maybe": maybe, "pictures": len(pairs),
-                         "exact": sum(g == t for g, t in pairs), "unsure": sum(g is None for g, _ in pairs),
-                         "wrong": sum(g is not None and g != t for g, t in pairs)})
+    for sure, maybe, certain in itertools.product(sures, maybes, certains):
+        got = [count_from_scores(s, sure, maybe, certain) for s in scores]
+        pairs = [(g, t) for g, t, c in zip(got, truth, clear) if c]
+        rows.append({"sure": sure, "maybe": maybe, "certain": certain, "pictures": len(pairs),
+                     "exact": sum(g == t for g, t in pairs), "unsure": sum(g is None for g, _ in pairs),
+                     "wrong": sum(g is not None and g != t for g, t in pairs)})
     return rows
 
 

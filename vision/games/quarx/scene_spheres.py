@@ -22,6 +22,7 @@ DEFAULT_SCENE_SPHERES = Path(__file__).resolve().parents[3] / "models" / "scene_
 # --validate, seed 1011), never on the ray-marched test look: the most pictures exact with none
 # wrong (22; at 0.7 and 0.05, 32 exact and 1 wrong).
 SURE, MAYBE = 0.8, 0.05
+CERTAIN = 1.0  # the count stands only when no box lies between MAYBE and SURE
 IOU = 0.5  # spheres stand apart; two boxes overlapping more are one sphere boxed twice
 
 
@@ -43,10 +44,26 @@ class SceneSpheres:
         return count_from_scores(np.array([d.score for d in found], np.float32)), [d for d in found if d.score >= SURE]
 
 
-def count_from_scores(scores: np.ndarray, sure: float = SURE, maybe: float = MAYBE) -> int | None:
-    """The count the rule gives for a picture's box scores (those under `maybe` are no box)."""
+def count_odds(scores: np.ndarray, sure: float = SURE, maybe: float = MAYBE) -> np.ndarray:
+    """P(the picture holds k spheres), k = 0, 1, ...: a box of at least `sure` is a sphere, one
+    under `maybe` is none, and each box between is a sphere with its score as the chance, the
+    boxes independent of each other."""
     s = scores[scores >= maybe]
-    return None if (s < sure).any() else int(len(s))
+    odds = np.zeros(int((s >= sure).sum()) + 1)
+    odds[-1] = 1.0
+    for q in s[s < sure].astype(np.float64):
+        odds = np.append(odds * (1 - q), 0.0) + np.append(0.0, odds * q)
+    return odds
+
+
+def count_from_scores(scores: np.ndarray, sure: float = SURE, maybe: float = MAYBE,
+                      certain: float = CERTAIN) -> int | None:
+    """The count the rule gives for a picture's box scores: the likeliest count when it is at
+    least `certain` likely (count_odds), else None. At `certain` 1 any box between `maybe` and
+    `sure` makes the count unsure."""
+    odds = count_odds(scores, sure, maybe)
+    k = int(odds.argmax())
+    return k if odds[k] >= certain - 1e-9 else None
 
 
 _shared = SharedModels(SceneSpheres, "TABLESIGHT_SCENE_SPHERES", DEFAULT_SCENE_SPHERES)
