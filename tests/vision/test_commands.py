@@ -85,3 +85,30 @@ def test_a_profile_taught_on_another_detector_is_refused_in_words(tmp_path):
     image = next(SAMPLES.glob("*.jpg"))
     r = run("dice", str(image), "--profile", str(path), "--json")
     assert r.returncode == 2 and "taught on detector another-detector" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_eval_scores_the_reader_as_shipped_on_a_real_split(tmp_path):
+    """`tablesight eval` reads each photo with every value source of read_dice (tiles included);
+    on three real valid photos the shipped reader answers each die right and nothing else."""
+    if not MODEL.exists():
+        pytest.skip("no model installed")
+    real = ROOT / "datasets" / "real-dice-webcam"
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    rows = ["filename,split,n_dice,width,height"]
+    for name in ("valid_1", "valid_2", "valid_3"):
+        (tmp_path / "images" / f"{name}.jpg").write_bytes((real / "images" / f"{name}.jpg").read_bytes())
+        (tmp_path / "labels" / f"{name}.txt").write_text((real / "labels" / f"{name}.txt").read_text())
+        rows.append(f"{name}.jpg,valid,0,640,480")
+    (tmp_path / "split.csv").write_text("\n".join(rows) + "\n")
+    out = tmp_path / "metrics.json"
+    r = run("eval", "--real-dir", str(tmp_path), "--synthetic-count", "1", "--quarx-count", "2", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    got = json.loads(out.read_text())
+    assert set(got["real_valid"]) == {"reader", "net", "pips", "auto"}
+    assert got["real_valid"]["reader"] == {"labels": 4, "predictions": 4, "recall": 1.0, "precision": 1.0,
+                                           "found_any_value": 1.0}
+    for kind in ("quarx_close", "quarx"):
+        auto = got["quarx"][kind]["auto"]
+        assert auto["exact"] + auto["unsure"] + auto["wrong"] == 1.0
+    assert 0 <= got["synthetic"]["value_accuracy_reader"] <= 1

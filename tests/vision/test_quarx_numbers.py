@@ -5,9 +5,10 @@ import pytest
 
 from rules.quarx.components import NUMBER_CARD_COLOURS
 from vision.detector import QuarxCard, QuarxCount, number_cards_for
-from vision.games.quarx.cards import count_spheres_on_card
+from vision.games.quarx.cards import count_spheres_on_card, table_cards
+from vision.games.quarx.numbers import find_number_cards
 from vision.games.quarx.reader import read_quarx
-from vision.synth import cards, number_cards, shapes, textures
+from vision.synth import cards, number_cards, render_image, shapes, textures
 from vision.synth.footage import H, W, quarx_script
 from vision.games.quarx.accuracy import measure
 
@@ -196,3 +197,14 @@ def test_footage_through_jpeg_is_never_wrong():
                 assert view["laid"] in (None, shot.view["laid"])
                 assert view["face_up"] in (None, sorted(shot.view["face_up"]))
         i += shot.frames
+
+
+def test_a_coloured_shape_printed_on_a_card_is_no_number_card():
+    """The detector renderer's close-up 65 of seed 1000: one whole card holding a sphere, a torus,
+    a box and two cylinders. The green cylinder, side-on, is a green rectangle that the number
+    card finder takes for a card; it lies inside the Quarx card, so it is printed there."""
+    frame = render_image(1000, 65, kind="quarx_close").image
+    assert find_number_cards(frame)  # what the number card finder alone sees
+    table = table_cards(frame)
+    assert table.numbers == [] and table.unknown == []
+    assert [c.spheres for c in table.quarx] == [1]

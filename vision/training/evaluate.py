@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.detector import load_detector, read_dice, read_image
+from vision.detector.dice import VALUE_SOURCES
 from vision.games.quarx.photo import count_quarx
 from vision.detector.classes import CLASSES, DIE_CLASSES
 from vision.detector.geometry import iou_one_to_many
@@ -59,45 +60,31 @@ def _any_value(preds, labels) -> int:
     return match_centre_rule([(b, 0, s) for b, _, s in preds], [(b, 0) for b, _ in labels])[0]
 
 
-def eval_real(root: Path, split: str, det, conf: float, imgsz: int | None) -> dict:
-    """Recall and precision on the real photos, for each value source."""
-    tallies = {src: Tally() for src in ("net", "pips", "auto")}
+def eval_real(root: Path, split: str, det, conf: float) -> dict:
+    """Recall and precision on the real photos, for each value source of `read_dice` ("reader" is
+    the shipped one: the classifier checked by the pip counter; an unsure die is no answer)."""
+    tallies = {src: Tally() for src in VALUE_SOURCES}
     for name in real_dice.split_names(root, split):
         frame = read_image(root / "images" / name)
         h, w = frame.shape[:2]
         labels = [(lb.box, lb.value) for lb in real_dice.read_labels(root, name, w, h)]
-        dets = [d for d in det.detect(frame, conf=conf, imgsz=imgsz) if d.cls in DIE_CLASSES]
-        readings = read_dice(frame, _Fixed(dets), conf=conf)
         for src, t in tallies.items():
-            preds = []
-            for r in readings:
-                v = r.net_value
-                if r.pip_value is not None and (src == "pips" or (src == "auto" and r.confidence < 0.6)):
-                    v = r.pip_value
-                preds.append((r.box, v, r.confidence))
-            m, right = match_centre_rule(preds, labels)
+            preds = [(r.box, r.value, r.confidence) for r in read_dice(frame, det, conf=conf, value_source=src)]
+            m, right = match_centre_rule([p for p in preds if p[1] is not None], labels)
             t.labels += len(labels)
             t.found_right += m
             t.found_any += _any_value(preds, labels)
-            t.preds += len(preds)
+            t.preds += sum(p[1] is not None for p in preds)
             t.preds_right += right
     return {src: t.as_dict() for src, t in tallies.items()}
 
 
-class _Fixed:
-    """A stand-in detector that returns precomputed detections (so each frame runs once)."""
-
-    def __init__(self, dets):
-        self.dets = dets
-
-    def detect(self, frame, conf=0.25, iou=0.5, classes=None, imgsz=None):
-        return self.dets
-
-
 def eval_synthetic(seed: int, count: int, det, conf: float, imgsz: int | None) -> dict:
-    """Per-class P/R (IoU >= 0.5), dice value accuracy (net and pips) and colour accuracy."""
+    """Per-class P/R of the detector's whole-frame pass (IoU >= 0.5), and on the dice the reader
+    boxes: value right by the reader (the shipped rule; unsure apart), by the detector's class and
+    by the pip counter, and colour right."""
     tp, fp, fn = Counter(), Counter(), Counter()
-    val_net = val_pip = val_pip_none = col_ok = col_n = dice_matched = 0
+    val_reader = reader_unsure = val_net = val_pip = val_pip_none = col_ok = col_n = dice_matched = 0
     colour_confusion: dict[str, Counter] = defaultdict(Counter)
     for i in range(count):
         r = render_image(seed, i)
@@ -119,9 +106,8 @@ def eval_synthetic(seed: int, count: int, det, conf: float, imgsz: int | None) -
         for j, g in enumerate(gts):
             if not used[j]:
                 fn[CLASSES[g.cls]] += 1
-        # Value and colour on dice matched by box alone (reading, not finding).
-        die_dets = [d for d in dets if d.cls in DIE_CLASSES]
-        readings = read_dice(r.image, _Fixed(die_dets), conf=conf)
+        # Value and colour on dice matched by box alone (reading, not finding), as the reader reads them.
+        readings = read_dice(r.image, det, conf=conf)
         for g in gts:
             if CLASSES[g.cls] not in DIE_CLASSES:
                 continue
@@ -135,6 +121,8 @@ def eval_synthetic(seed: int, count: int, det, conf: float, imgsz: int | None) -
             rd = best[1]
             dice_matched += 1
             gv = int(CLASSES[g.cls][4:])
+            val_reader += rd.value == gv
+            reader_unsure += rd.value is None
             val_net += rd.net_value == gv
             val_pip += rd.pip_value == gv
             val_pip_none += rd.pip_value is None
@@ -150,6 +138,8 @@ def eval_synthetic(seed: int, count: int, det, conf: float, imgsz: int | None) -
                         "labels": n_gt, "predictions": n_pr}
     return {"images": count, "seed": seed, "per_class": per_class,
             "dice_matched": dice_matched,
+            "value_accuracy_reader": round(val_reader / max(dice_matched, 1), 4),
+            "reader_unsure": round(reader_unsure / max(dice_matched, 1), 4),
             "value_accuracy_net": round(val_net / max(dice_matched, 1), 4),
             "value_accuracy_pips": round(val_pip / max(dice_matched, 1), 4),
             "pips_undecided": round(val_pip_none / max(dice_matched, 1), 4),
@@ -189,7 +179,7 @@ def main_eval(args) -> int:
     res: dict = {"model": str(det.path), "imgsz": args.imgsz or det.imgsz, "conf": args.conf}
     root = args.real_dir or real_dice.REAL_DICE_DIR
     if (root / "split.csv").exists():
-        res["real_" + args.split] = eval_real(root, args.split, det, args.conf, args.imgsz)
+        res["real_" + args.split] = eval_real(root, args.split, det, args.conf)
         print(json.dumps({"real_" + args.split: res["real_" + args.split]}), flush=True)
     if args.synthetic_count > 0:
         res["synthetic"] = eval_synthetic(args.synthetic_seed, args.synthetic_count, det, args.conf, args.imgsz)

@@ -217,15 +217,28 @@ def _skew(q: np.ndarray) -> float:
     return worst
 
 
+# ASSUMPTION (the rulebook gives no sizes): Quarx and number cards are one size, as in the box,
+# so a "number card" lying wholly inside another card's outline at under half its area is a
+# coloured shape printed on that card (a green cylinder seen side-on is a green rectangle). Taken
+# for a number card, it hid the Quarx card round it, and a photo of one whole card went uncounted.
+PRINTED_MAX = 0.5
+
+
+def _printed_on(number: np.ndarray, outlines: list[np.ndarray]) -> bool:
+    area = cv2.contourArea(number)
+    return any(all(_inside(o, pt) for pt in number) and area < PRINTED_MAX * cv2.contourArea(o) for o in outlines)
+
+
 def table_cards(frame: np.ndarray) -> TableCards:
     """Every card in the frame, number cards set apart (their spheres are none of the count).
 
     Number cards are found by their colour (vision.games.quarx.numbers); an outline found by its
     edges where a number card lies is that card. Any other outline whose rim is coloured like
     a number card's is a number card not found whole, so neither kind is sure."""
-    numbers = find_number_cards(frame)
+    outlines = find_cards(frame)
+    numbers = [n for n in find_number_cards(frame) if not _printed_on(n, outlines)]
     quarx, unknown = [], []
-    for corners in find_cards(frame):
+    for corners in outlines:
         if any(_overlaps(corners, n) for n in numbers):
             continue
         if kind_of(warp(frame, corners)) != "quarx":
