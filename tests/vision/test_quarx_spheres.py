@@ -10,9 +10,12 @@ from vision.games.quarx.cards import (
     CARD_H,
     CARD_W,
     ClassicalCard,
+    TableCards,
     _none_is_unsure,
     _off_size_unsure,
     _snap_out,
+    find_cards,
+    table_cards,
 )
 from vision.games.quarx.spheres import (
     BALL_MAX_OFF,
@@ -163,3 +166,14 @@ def test_a_card_read_with_no_sphere_is_unsure():
     q = np.float32([[0, 0], [120, 0], [120, 170], [0, 170]])
     assert _none_is_unsure(ClassicalCard(q, (0, 0, 120, 170), 0)).spheres is None
     assert _none_is_unsure(ClassicalCard(q, (0, 0, 120, 170), 2)).spheres == 2
+
+
+def test_an_outline_with_nothing_printed_inside_is_no_card():
+    """A light box face (or a square of a checked cloth) is outlined like a card; every Quarx
+    card shows shapes, so a plain one is none, and the photo is not held unsure by it."""
+    frame = np.full((480, 640, 3), (90, 110, 120), np.uint8)
+    cv2.rectangle(frame, (200, 100), (340, 300), (235, 235, 235), -1)
+    assert len(find_cards(frame)) == 1
+    assert table_cards(frame) == TableCards([], [], [])
+    cv2.circle(frame, (270, 200), 20, (40, 40, 200), -1)  # something printed: a card, read or not
+    assert len(table_cards(frame).quarx) == 1

@@ -15,7 +15,8 @@ import numpy as np
 
 from vision.games.quarx.geometry import card_quad, cut_by_frame, portrait_corners
 from vision.games.quarx.numbers import find_number_cards, kind_of, warp
-from vision.games.quarx.sphere_model import count_by_shape, load_sphere_model
+from vision.games.quarx.blobs import card_blobs
+from vision.games.quarx.sphere_model import CUTS, count_by_shape, load_sphere_model
 from vision.games.quarx.spheres import count_spheres_on_card
 
 CARD_W, CARD_H = 240, 340  # the card warped top-down (portrait)
@@ -229,6 +230,16 @@ def _printed_on(number: np.ndarray, outlines: list[np.ndarray]) -> bool:
     return any(all(_inside(o, pt) for pt in number) and area < PRINTED_MAX * cv2.contourArea(o) for o in outlines)
 
 
+# An outline with nothing printed inside, even at the faintest cut the counter uses, is no card's
+# face: every Quarx card shows shapes (at least one sphere). It is a box's face or a square of a
+# checked cloth, and taken for a card it left a photo of objects on a table uncounted.
+PLAIN_CUT = min(CUTS)
+
+
+def _plain(card: np.ndarray) -> bool:
+    return not card_blobs(card, PLAIN_CUT)
+
+
 def table_cards(frame: np.ndarray) -> TableCards:
     """Every card in the frame, number cards set apart (their spheres are none of the count).
 
@@ -241,11 +252,17 @@ def table_cards(frame: np.ndarray) -> TableCards:
     for corners in outlines:
         if any(_overlaps(corners, n) for n in numbers):
             continue
+        card = top_down(frame, corners)
         if kind_of(warp(frame, corners)) != "quarx":
-            unknown.append(corners)
+            if not _plain(card):
+                unknown.append(corners)
             continue
         unsure = cut_by_frame(corners, frame.shape) or _skew(corners) > SKEW_MAX
-        quarx.append(ClassicalCard(corners, _box(corners), None if unsure else count_card(top_down(frame, corners))))
+        spheres = None if unsure else count_card(card)
+        # A card counted is printed; only one with no count may be plain (and the check costs a cut).
+        if (spheres is None or spheres < MIN_SPHERES) and _plain(card):
+            continue
+        quarx.append(ClassicalCard(corners, _box(corners), spheres))
     return TableCards([_none_is_unsure(c) for c in _off_size_unsure(quarx)], numbers, unknown)
 
 
