@@ -253,9 +253,7 @@ def _light(rng, solids, origin, dirs, t, which, normal, spread) -> np.ndarray:
     tile = rng.uniform(1.0, 4.0)  # world units across one texture tile
     albedo = np.zeros((len(dirs), 3))
     floor = which == -1
-    u = ((p[floor, 0] / tile) % 1.0 * (tex.shape[1] - 1)).astype(int)
-    v = ((p[floor, 1] / tile) % 1.0 * (tex.shape[0] - 1)).astype(int)
-    albedo[floor] = tex[v, u]
+    albedo[floor] = _cloth_at(p[floor], tex, tile)
     material = np.full(len(dirs), "matte", dtype=object)
     for i, s in enumerate(solids):
         m = which == i
@@ -300,6 +298,13 @@ def _light(rng, solids, origin, dirs, t, which, normal, spread) -> np.ndarray:
     return np.clip(out * 255, 0, 255).astype(np.uint8)
 
 
+def _cloth_at(p: np.ndarray, tex: np.ndarray, tile: float) -> np.ndarray:
+    """The cloth's colour at table points p (x, y in world units; `tile` units a texture tile)."""
+    u = ((p[:, 0] / tile) % 1.0 * (tex.shape[1] - 1)).astype(int)
+    v = ((p[:, 1] / tile) % 1.0 * (tex.shape[0] - 1)).astype(int)
+    return tex[v, u]
+
+
 def _reflected(solids: list[Solid], o: np.ndarray, d: np.ndarray, tex: np.ndarray, tile: float,
                lamp_dir: np.ndarray, ambient: float) -> np.ndarray:
     """What a mirror at o shows along d: the cloth and the other solids, lit without shadows. A
@@ -309,9 +314,7 @@ def _reflected(solids: list[Solid], o: np.ndarray, d: np.ndarray, tex: np.ndarra
     out = np.full((len(d), 3), np.median(tex.reshape(-1, 3), 0))
     p = o + d * np.where(np.isfinite(t), t, 0)[:, None]
     floor = which == -1
-    u = ((p[floor, 0] / tile) % 1.0 * (tex.shape[1] - 1)).astype(int)
-    v = ((p[floor, 1] / tile) % 1.0 * (tex.shape[0] - 1)).astype(int)
-    out[floor] = tex[v, u]
+    out[floor] = _cloth_at(p[floor], tex, tile)
     for i, s in enumerate(solids):
         m = which == i
         out[m] = s.colour * (ambient + (1 - ambient) * np.clip(normal[m] @ lamp_dir, 0, 1))[:, None]
