@@ -57,7 +57,7 @@ def build(out: Path = DEFAULT_OUT, seed: int = 11, count: int = 1200, val_count:
     return p
 
 
-def validate(model: SceneSpheres, seed: int = 1011, count: int = 150,
+def validate(model: SceneSpheres, seed: int = 1011, count: int = 300,
              sures: tuple[float, ...] = (0.5, 0.6, 0.7, 0.8, 0.9),
              maybes: tuple[float, ...] = (0.05, 0.1, 0.2, 0.3, 0.4),
              certains: tuple[float, ...] = (1.0, 0.95, 0.9, 0.85, 0.8)) -> list[dict]:
