@@ -51,7 +51,8 @@ def main() -> None:
     key = next(k for k in m if k.startswith("real_"))
     print("### Real photos (" + key + ")\n\n" + real_table(m[key]) + "\n")
     s = m["synthetic"]
-    print(f"### Synthetic hold-out (seed {s['seed']}, {s['images']} images)\n\n" + synth_table(s) + "\n")
+    print(f"### Synthetic, the training looks (seed {s['seed']}, {s['images']} images never trained on)\n\n"
+          + synth_table(s) + "\n")
     print(f"Dice matched by box (IoU >= 0.5): {s['dice_matched']}; value right: the reader "
           f"{s['value_accuracy_reader']:.3f} (unsure {s['reader_unsure']:.3f}), network "
           f"{s['value_accuracy_net']:.3f}, classical pips {s['value_accuracy_pips']:.3f} "
