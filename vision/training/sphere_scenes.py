@@ -19,6 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.games.quarx.photo import MIN_SCENE_SPHERES
 from vision.games.quarx.scene_spheres import SceneSpheres, count_from_scores
 from vision.synth.table_scenes import render_table_scene
 from vision.yolo_labels import yolo_line
@@ -70,7 +71,9 @@ def validate(model: SceneSpheres, seed: int = 1011, count: int = 300,
     scores = [np.array([d.score for d in model.boxes(sc.image, min(maybes))], np.float32) for sc in scenes]
     rows = []
     for sure, maybe, certain in itertools.product(sures, maybes, certains):
-        got = [count_from_scores(s, sure, maybe, certain) for s in scores]
+        # as `tablesight quarx` answers: a count of none is unsure there too
+        got = [None if n is not None and n < MIN_SCENE_SPHERES else n
+               for n in (count_from_scores(s, sure, maybe, certain) for s in scores)]
         pairs = [(g, t) for g, t, c in zip(got, truth, clear) if c]
         rows.append({"sure": sure, "maybe": maybe, "certain": certain, "pictures": len(pairs),
                      "exact": sum(g == t for g, t in pairs), "unsure": sum(g is None for g, _ in pairs),

@@ -20,9 +20,9 @@ DEFAULT_SCENE_SPHERES = Path(__file__).resolve().parents[3] / "models" / "scene_
 # A box at least SURE is a sphere; one under MAYBE is not looked at; one between makes the count
 # unsure. Chosen on 300 validation scenes of the training renderer (249 with every sphere in
 # sight; vision.training.sphere_scenes --validate, seed 1011), never on the ray-marched test look:
-# the most pictures exact with none wrong (38; at 0.9 and 0.1, 43 exact and 1 wrong; at 0.8 and
-# 0.05, v1's cuts, 63 exact and 8 wrong). Weighing the boxes between as chances (CERTAIN under 1)
-# gained nothing there with none wrong.
+# the most pictures exact with none wrong, a count of none unsure as `tablesight quarx` answers
+# (26; at 0.9 and 0.1, 28 exact and 1 wrong; at 0.8 and 0.05, v1's cuts, 51 exact and 8 wrong).
+# Weighing the boxes between as chances (CERTAIN under 1) gained nothing there with none wrong.
 SURE, MAYBE = 0.9, 0.05
 CERTAIN = 1.0  # the count stands only when no box lies between MAYBE and SURE
 IOU = 0.5  # spheres stand apart; two boxes overlapping more are one sphere boxed twice
