@@ -11,7 +11,7 @@ from vision.games.quarx.scene_spheres import MAYBE, SURE, count_from_scores, cou
 from vision.games.quarx.scenes_eval import SceneTally
 from vision.synth.holdout_scenes import KINDS, render_scene
 from vision.synth.table_scenes import MIN_VISIBLE_PX, SPHERE, render_table_scene
-from vision.training.sphere_scenes import build
+from vision.training.sphere_scenes import build, rule_table
 
 SMALL = (200, 150)
 
@@ -115,3 +115,13 @@ def test_with_no_card_the_scene_detector_answers_or_is_unsure(monkeypatch, n):
 def test_with_no_card_and_no_scene_model_the_count_is_unsure(monkeypatch):
     monkeypatch.setattr(photo, "load_scene_spheres", lambda: None)
     assert not photo.count_quarx(BLANK).sure
+
+
+def test_validation_reads_the_cuts_as_the_photo_path_answers():
+    pictures = [(np.array([0.95, 0.92], np.float32), 2),  # exact at any cut under 0.92
+                (np.array([0.95, 0.85], np.float32), 2),  # a box between 0.85 and 0.95
+                (np.array([], np.float32), 0),            # none: unsure, as `tablesight quarx` says
+                (np.array([0.97, 0.93], np.float32), 1)]  # one too many
+    rows = {(r["sure"], r["maybe"]): r for r in rule_table(pictures, (0.8, 0.9), (0.05,), (1.0,))}
+    assert [rows[0.8, 0.05][k] for k in ("exact", "unsure", "wrong")] == [2, 1, 1]
+    assert [rows[0.9, 0.05][k] for k in ("exact", "unsure", "wrong")] == [1, 2, 1]

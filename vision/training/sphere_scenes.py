@@ -69,12 +69,18 @@ def validate(model: SceneSpheres, seed: int = 1011, count: int = 300,
     # A picture whose spheres are not all labelled (one mostly hidden) has no one right count.
     clear = [sum(s.kind == "sphere" for s in sc.solids) == t for sc, t in zip(scenes, truth)]
     scores = [np.array([d.score for d in model.boxes(sc.image, min(maybes))], np.float32) for sc in scenes]
+    return rule_table([(s, t) for s, t, c in zip(scores, truth, clear) if c], sures, maybes, certains)
+
+
+def rule_table(pictures: list[tuple[np.ndarray, int]], sures: tuple[float, ...], maybes: tuple[float, ...],
+               certains: tuple[float, ...]) -> list[dict]:
+    """Per set of cuts, how many of the pictures (box scores, spheres drawn) the rule reads exact,
+    unsure and wrong, answering as `tablesight quarx` does: a count of none is unsure there too."""
     rows = []
     for sure, maybe, certain in itertools.product(sures, maybes, certains):
-        # as `tablesight quarx` answers: a count of none is unsure there too
-        got = [None if n is not None and n < MIN_SCENE_SPHERES else n
-               for n in (count_from_scores(s, sure, maybe, certain) for s in scores)]
-        pairs = [(g, t) for g, t, c in zip(got, truth, clear) if c]
+        got = [count_from_scores(s, sure, maybe, certain) for s, _ in pictures]
+        got = [None if n is not None and n < MIN_SCENE_SPHERES else n for n in got]
+        pairs = [(g, t) for g, (_, t) in zip(got, pictures)]
         rows.append({"sure": sure, "maybe": maybe, "certain": certain, "pictures": len(pairs),
                      "exact": sum(g == t for g, t in pairs), "unsure": sum(g is None for g, _ in pairs),
                      "wrong": sum(g is not None and g != t for g, t in pairs)})
