@@ -64,16 +64,27 @@ def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float =
     """
     if value_source not in VALUE_SOURCES:
         raise ValueError(f"value_source must be one of {VALUE_SOURCES}")
+    return read_found(frame, find_dice(frame, detector, conf, sliced, profile), value_source, value_model, profile)
+
+
+def find_dice(frame: np.ndarray, detector: Detector | None = None, conf: float = 0.25, sliced: bool = True,
+              profile: DiceProfile | None = None) -> list[Detection]:
+    """The detector's die boxes in a BGR frame, as read_dice finds them (see there)."""
     det = detector or load_detector()
     if profile is not None and profile.conf is not None:
         conf = profile.conf
     classes = set(DIE_CLASSES)
     head = profile.score_head if profile is not None else None
     if head is not None and sliced and det.has_features and det.digest == head.detector_sha:
-        dets = taught_detections(det, frame, head, conf)
-    else:
-        dets = (detect_sliced(det, frame, conf=conf, classes=classes) if sliced
-                else det.detect(frame, conf=conf, classes=classes))
+        return taught_detections(det, frame, head, conf)
+    return (detect_sliced(det, frame, conf=conf, classes=classes) if sliced
+            else det.detect(frame, conf=conf, classes=classes))
+
+
+def read_found(frame: np.ndarray, dets: list[Detection], value_source: ValueSource = "reader",
+               value_model: DieValueModel | None = None, profile: DiceProfile | None = None) -> list[DieReading]:
+    """The dice find_dice boxed, read as read_dice reads them: side faces under another die's
+    top face dropped. One detection serves every value source (what `tablesight eval` compares)."""
     # Only the "reader" source reads values with the classifier; the others never pay for it.
     model = (value_model or load_value_model()) if value_source == "reader" else None
     readings = read_boxes(frame, dets, model, value_source, profile)

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.detector import load_detector, read_dice, read_image
-from vision.detector.dice import VALUE_SOURCES
+from vision.detector.dice import VALUE_SOURCES, find_dice, read_found
 from vision.games.quarx.photo import count_quarx
 from vision.detector.classes import CLASSES, DIE_CLASSES
 from vision.detector.geometry import iou_one_to_many
@@ -68,8 +68,9 @@ def eval_real(root: Path, split: str, det, conf: float) -> dict:
         frame = read_image(root / "images" / name)
         h, w = frame.shape[:2]
         labels = [(lb.box, lb.value) for lb in real_dice.read_labels(root, name, w, h)]
+        dets = find_dice(frame, det, conf)  # one detection, read by each source
         for src, t in tallies.items():
-            preds = [(r.box, r.value, r.confidence) for r in read_dice(frame, det, conf=conf, value_source=src)]
+            preds = [(r.box, r.value, r.confidence) for r in read_found(frame, dets, src)]
             m, right = match_centre_rule([p for p in preds if p[1] is not None], labels)
             t.labels += len(labels)
             t.found_right += m
