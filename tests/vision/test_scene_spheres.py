@@ -10,7 +10,7 @@ from vision.games.quarx import photo
 from vision.games.quarx.scene_spheres import MAYBE, SURE, count_from_scores, count_odds
 from vision.games.quarx.scenes_eval import SceneTally
 from vision.synth.holdout_scenes import KINDS, render_scene
-from vision.synth.table_scenes import MIN_VISIBLE_PX, SPHERE, render_table_scene
+from vision.synth.table_scenes import MIN_VISIBLE_PX, SPHERE, Solid, through_glass, refract, render_table_scene
 from vision.training.sphere_scenes import build, rule_table
 
 SMALL = (200, 150)
@@ -49,6 +49,28 @@ def test_training_scenes_label_each_sphere_that_shows_by_its_visible_part():
         inside = scene.ids[int(y1):int(y2), int(x1):int(x2)]
         # the box holds a sphere's pixels, at least the least that is labelled
         assert max(np.count_nonzero(inside == i) for i in spheres) >= MIN_VISIBLE_PX
+
+
+def test_light_bends_through_glass_by_snells_law_and_mirrors_where_it_cannot_leave():
+    down_45 = np.array([[np.sqrt(0.5), 0.0, -np.sqrt(0.5)]])
+    up = np.array([[0.0, 0.0, 1.0]])
+    bent = refract(down_45, up, 1 / 1.5)[0]
+    assert np.isclose(np.linalg.norm(bent), 1) and np.isclose(bent[0], np.sqrt(0.5) / 1.5)
+    assert np.allclose(refract(np.array([[0.0, 0, -1]]), up, 1 / 1.5), [[0, 0, -1]])
+    # from inside glass at 45 degrees (beyond the critical 41.8) no light leaves: it is mirrored
+    assert np.allclose(refract(down_45, up, 1.5), [[np.sqrt(0.5), 0, np.sqrt(0.5)]])
+
+
+def test_a_glass_sphere_shows_the_table_behind_it_upside_down():
+    red, blue = (0.0, 0.0, 1.0), (1.0, 0.0, 0.0)
+    tex = np.zeros((8, 8, 3))
+    tex[:, :4], tex[:, 4:] = red, blue  # table x just above 0 is red, just below 0 blue
+    ball = Solid(SPHERE, "ellipsoid", np.array([0.0, 0, 3]), np.eye(3), np.ones(3), np.ones(3), "glass")
+    x = -0.5  # looking straight down, left of the ball's centre: bare table there is blue
+    hit = np.array([[x, 0, 3 + np.sqrt(1 - x * x)]])
+    seen = through_glass([ball], np.array([0]), hit, np.array([[0.0, 0, -1]]), hit - ball.centre, np.ones((1, 3)),
+                  np.zeros(1), tex, 10.0, np.array([0.0, 0, 1]), 0.3, ior=1.5)
+    assert np.allclose(seen, [red])  # the lens crossed the rays over
 
 
 def test_a_decoy_is_never_labelled():

@@ -6,9 +6,10 @@ on a floor, seen at a slant. A counter that knows only cards warped top-down ans
 there. This renderer draws such scenes for training, by analytic ray casting: spheres,
 ellipsoids (eggs, lentils, lying or standing), boxes, cylinders (upright, lying, discs at any
 turn, also face-on to the camera) and cones on a table cloth from `vision.synth.textures` and
-`vision.synth.variety`, lit by a lamp with soft shadows, matte, glossy or metal (a mirrored
-room), seen from 20-70 degrees above the table, with our camera effects. Each sphere's visible
-part is its label.
+`vision.synth.variety`, lit by a lamp with shadows from hard to soft and a coloured fill light,
+matte, glossy (a clear coat that mirrors its neighbours), metal or glass (the table seen through
+it, bent), seen from 20-70 degrees above the table, with a lamp's colour cast and our camera
+effects. Each sphere's visible part is its label.
 
 It shares no code with `vision.synth.holdout_scenes`, the ray-marched look kept for testing.
 """
@@ -21,13 +22,14 @@ import numpy as np
 
 from vision.synth import effects
 from vision.synth.textures import background
-from vision.synth.variety import pattern
+from vision.synth.variety import lamp, pattern
 
 SPHERE = "sphere"
 DECOYS = ("egg", "lentil", "lying_egg", "box", "cylinder", "lying_cylinder", "disc", "cone")
 # Eggs and discs count double: seen from above an upright egg, and face-on a disc, is round, the
 # hardest decoys to tell from a sphere.
 DECOY_WEIGHTS = np.array([2, 1, 1, 1, 1, 1, 2, 1]) / 10
+MATERIALS = ("matte", "glossy", "metal", "glass")
 MIN_VISIBLE_PX = 40  # a sphere showing less than this is not labelled (a sliver, not countable)
 MIN_VISIBLE_SHARE = 0.3  # ... nor one with less than this share of its disc in sight
 
@@ -40,7 +42,7 @@ class Solid:
     axes: np.ndarray  # 3 x 3, rows: the solid's own x, y, z in world coordinates
     size: np.ndarray  # radii (ellipsoid), half sides (box), radius, radius, half height (cylinder, cone)
     colour: np.ndarray  # BGR 0..1
-    material: str  # "matte", "glossy" or "metal"
+    material: str  # one of MATERIALS
 
 
 @dataclass
@@ -191,7 +193,7 @@ def _solid(rng: np.random.Generator, kind: str, x: float, y: float, scale: float
         size = np.array([r, r, r * rng.uniform(0.7, 1.3)])
         shape, z = "cone", size[2]
     colour = np.clip(rng.uniform(0.05, 1.0, 3) * rng.uniform(0.5, 1.0), 0, 1)
-    material = str(rng.choice(["matte", "glossy", "metal"], p=[0.45, 0.25, 0.3]))
+    material = str(rng.choice(MATERIALS, p=[0.4, 0.25, 0.22, 0.13]))
     return Solid(kind, shape, np.array([x, y, z]), axes, size, colour, material)
 
 
@@ -233,8 +235,11 @@ def render_table_scene(seed: int, idx: int, size: tuple[int, int] | None = None)
     origin = np.broadcast_to(eye, dirs.shape)
     t, which, normal = _cast(solids, origin, dirs)
     image = _light(rng, solids, origin, dirs, t, which, normal, spread)
-    image = effects.noise(effects.jpeg(effects.defocus(image.reshape(h, w, 3), rng), rng), rng) if rng.random() < 0.8 \
-        else image.reshape(h, w, 3)
+    image = image.reshape(h, w, 3)
+    if rng.random() < 0.5:
+        image = lamp(image, rng)
+    if rng.random() < 0.8:
+        image = effects.noise(effects.jpeg(effects.defocus(image, rng), rng), rng)
     full = []
     for s in solids:
         depth = (s.centre - eye) @ fwd
@@ -265,8 +270,9 @@ def _light(rng, solids, origin, dirs, t, which, normal, spread) -> np.ndarray:
     lit = np.zeros(len(idx))
     facing = np.nonzero(n @ lamp_dir > 0)[0]  # the far side is dark whatever stands between
     samples = 3
+    softness = rng.uniform(0.01, 0.15)  # a bare bulb's hard shadow to a window's soft one
     for _ in range(samples):
-        ld = lamp_dir + rng.normal(0, 0.06, 3)
+        ld = lamp_dir + rng.normal(0, softness, 3)
         ld /= np.linalg.norm(ld)
         q = p[idx[facing]] + n[facing] * 1e-3
         ts, _, _ = _cast(solids, q, np.broadcast_to(ld, q.shape), floor=False)
@@ -282,8 +288,25 @@ def _light(rng, solids, origin, dirs, t, which, normal, spread) -> np.ndarray:
     out = np.zeros((len(dirs), 3))
     out[~hit] = rng.uniform(0.3, 0.9, 3)  # beyond the table
     col = a * (ambient + (1 - ambient) * lam[:, None])
+    # A fill light from elsewhere, tinted, without shadows: a second lamp, a window, a screen
+    fill_dir = np.array([rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(0.1, 1.5)])
+    fill_dir /= np.linalg.norm(fill_dir)
+    col += a * (np.clip(n @ fill_dir, 0, 1)[:, None] * rng.uniform(0, 0.35) * rng.uniform(0.7, 1.0, 3))
+    view_cos = np.clip(np.sum(n * view, 1), 0, 1)
+    fresnel = 0.04 + 0.96 * (1 - view_cos) ** 5
     glossy = mat == "glossy"
     col[glossy] += (spec[glossy] ** rng.uniform(20, 80) * lit[glossy] * rng.uniform(0.4, 0.9))[:, None]
+    if glossy.any():  # the clear coat mirrors the room, most at grazing angles
+        dg, ng = dirs[idx][glossy], n[glossy]
+        refl = dg - 2 * np.sum(dg * ng, 1, keepdims=True) * ng
+        env = _reflected(solids, p[idx][glossy] + ng * 1e-3, refl, tex, tile, lamp_dir, ambient)
+        coat = np.clip(fresnel[glossy] * rng.uniform(1, 4), 0, 1)[:, None]
+        col[glossy] = col[glossy] * (1 - coat) + env * coat
+    glass = mat == "glass"
+    if glass.any():
+        col[glass] = through_glass(solids, which[idx][glass], p[idx][glass], dirs[idx][glass], n[glass], a[glass],
+                            fresnel[glass], tex, tile, lamp_dir, ambient, float(rng.uniform(1.3, 1.6)))
+        col[glass] += (spec[glass] ** rng.uniform(100, 400) * lit[glass] * 1.5)[:, None]
     metal = mat == "metal"
     if metal.any():
         dm, nm = dirs[idx][metal], n[metal]
@@ -319,3 +342,39 @@ def _reflected(solids: list[Solid], o: np.ndarray, d: np.ndarray, tex: np.ndarra
         m = which == i
         out[m] = s.colour * (ambient + (1 - ambient) * np.clip(normal[m] @ lamp_dir, 0, 1))[:, None]
     return out
+
+
+def refract(d: np.ndarray, n: np.ndarray, eta: float) -> np.ndarray:
+    """Directions d bent through a surface of normal n (against d) with index ratio eta = n1 / n2;
+    mirrored where no light passes (total internal reflection)."""
+    cos_i = -np.sum(d * n, 1, keepdims=True)
+    k = 1 - eta * eta * (1 - cos_i * cos_i)
+    bent = eta * d + (eta * cos_i - np.sqrt(np.maximum(k, 0))) * n
+    return np.where(k >= 0, bent, d + 2 * cos_i * n)
+
+
+def through_glass(solids: list[Solid], which: np.ndarray, p: np.ndarray, d: np.ndarray, n: np.ndarray, tint: np.ndarray,
+           fresnel: np.ndarray, tex: np.ndarray, tile: float, lamp_dir: np.ndarray, ambient: float,
+           ior: float) -> np.ndarray:
+    """A clear solid at points p: what lies behind it, bent on the way in and out and tinted by its
+    colour, plus the room it mirrors. A glass sphere shows the cloth upside down and shrunk, not a
+    shaded disc: a detector that knows only shading misses it."""
+    inner = refract(d, n, 1 / ior)
+    out_p, out_d = p.copy(), inner.copy()
+    for i, s in enumerate(solids):
+        m = which == i
+        if not m.any():
+            continue
+        start = p[m] + inner[m] * 1e-3
+        t, n_local = _hit_local(s.shape, s.size, (start - s.centre) @ s.axes.T, inner[m] @ s.axes.T)
+        t = np.where(np.isfinite(t), t, 0)
+        exit_n = n_local @ s.axes
+        exit_n /= np.maximum(np.linalg.norm(exit_n, axis=1, keepdims=True), 1e-12)
+        out_p[m] = start + inner[m] * t[:, None]
+        out_d[m] = refract(inner[m], -exit_n, ior)
+    out_d /= np.maximum(np.linalg.norm(out_d, axis=1, keepdims=True), 1e-12)
+    behind = _reflected(solids, out_p + out_d * 1e-3, out_d, tex, tile, lamp_dir, ambient)
+    mirror_d = d - 2 * np.sum(d * n, 1, keepdims=True) * n
+    mirror = _reflected(solids, p + n * 1e-3, mirror_d, tex, tile, lamp_dir, ambient)
+    f = fresnel[:, None]
+    return behind * (0.35 + 0.65 * tint) * (1 - f) + mirror * f
