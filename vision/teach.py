@@ -38,6 +38,7 @@ from vision.detector.image_io import read_image
 from vision.detector.model import Detector
 from vision.detector.pips import PipCount, read_pips
 from vision.detector.profile import DiceProfile, lab
+from vision.detector.same_die import agreed_value, same_die_groups
 from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
 from vision.detector.taught_boxes import (LOW_CONF, ScoreHead, TeachingAnchors, added_boxes, detect_taught, fit_score_head,
@@ -299,12 +300,12 @@ def read_seen(s: Seen, probs: np.ndarray, wide: np.ndarray | None, conf: float, 
     score.labels += len(s.labels)
     kept = [i for i in np.nonzero(s.scores >= conf)[0] if is_die(probs[i]) and prof.admits(s.colours[i])]
     sides = side_faces([s.boxes[i] for i in kept])
-    for k, i in enumerate(kept):
-        if k in sides:
-            continue
-        p = probs[i]
-        v = decide(p, s.pips[i].count, rule, None if wide is None else wide[i], s.pips[i].short)
-        j = s.match[i]
+    kept = [i for k, i in enumerate(kept) if k not in sides]
+    values = [decide(probs[i], s.pips[i].count, rule, None if wide is None else wide[i], s.pips[i].short) for i in kept]
+    for group in same_die_groups([s.boxes[i] for i in kept], [float(s.scores[i]) for i in kept]):
+        i = kept[group[0]]
+        v = agreed_value([values[g] for g in group])
+        j = max(s.match[kept[g]] for g in group)  # the die's label, whichever of its boxes met it
         if v is None:
             score.unsure += 1
         elif j >= 0 and s.labels[j].value == v:

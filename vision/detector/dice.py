@@ -5,7 +5,7 @@ One die reader for every path: the `dice` command, the photo check and the hands
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 import numpy as np
@@ -17,6 +17,7 @@ from vision.detector.die_values import DieValueModel, load_value_model
 from vision.detector.model import Detection, Detector, load_detector
 from vision.detector.pips import read_pips
 from vision.detector.profile import DiceProfile
+from vision.detector.same_die import agreed_value, same_die_groups
 from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
 from vision.detector.taught_boxes import ScoreHead, added_boxes, detect_taught
@@ -84,12 +85,21 @@ def find_dice(frame: np.ndarray, detector: Detector | None = None, conf: float =
 def read_found(frame: np.ndarray, dets: list[Detection], value_source: ValueSource = "reader",
                value_model: DieValueModel | None = None, profile: DiceProfile | None = None) -> list[DieReading]:
     """The dice find_dice boxed, read as read_dice reads them: side faces under another die's
-    top face dropped. One detection serves every value source (what `tablesight eval` compares)."""
+    top face dropped, boxes on one die read as one (`one_per_die`). One detection serves every
+    value source (what `tablesight eval` compares)."""
     # Only the "reader" source reads values with the classifier; the others never pay for it.
     model = (value_model or load_value_model()) if value_source == "reader" else None
     readings = read_boxes(frame, dets, model, value_source, profile)
     sides = side_faces([r.box for r in readings])
-    return [r for i, r in enumerate(readings) if i not in sides]
+    return one_per_die([r for i, r in enumerate(readings) if i not in sides])
+
+
+def one_per_die(readings: list[DieReading]) -> list[DieReading]:
+    """Readings whose boxes lie on one die (`same_die`) as one: the best scored box, unsure
+    where two sure values differ; left to right."""
+    groups = same_die_groups([r.box for r in readings], [r.confidence for r in readings])
+    out = [replace(readings[g[0]], value=agreed_value([readings[i].value for i in g])) for g in groups]
+    return sorted(out, key=lambda r: (r.box[0], r.box[1]))
 
 
 def taught_detections(det: Detector, frame: np.ndarray, head: ScoreHead, conf: float) -> list[Detection]:
