@@ -3,7 +3,7 @@
 The card counter (vision.games.quarx.cards) counts only on cards it finds whole; a close-up of
 one card, or a scene of objects with no card (spheres among cubes, cylinders, eggs and discs,
 as other renderers draw them), leaves it with nothing to count. This detector (YOLO11n, one
-class, trained on `vision.synth.table_scenes` only: vision.training.sphere_scenes) boxes each
+class, 480 px, trained on `vision.synth.table_scenes` only: vision.training.sphere_scenes) boxes each
 sphere in the whole picture, and its count stands only when every box is sure one way or the
 other: a box between MAYBE and SURE makes the count unsure, never a guess.
 """
@@ -18,12 +18,12 @@ from vision.detector.onnx_session import SharedModels
 
 DEFAULT_SCENE_SPHERES = Path(__file__).resolve().parents[3] / "models" / "scene_spheres.onnx"
 # A box at least SURE is a sphere; one under MAYBE is not looked at; one between makes the count
-# unsure. Chosen on 300 validation scenes of the training renderer (249 with every sphere in
-# sight; vision.training.sphere_scenes --validate, seed 1011), never on the ray-marched test look:
-# the most pictures exact with none wrong, a count of none unsure as `tablesight quarx` answers
-# (26; at 0.9 and 0.1, 28 exact and 1 wrong; at 0.8 and 0.05, v1's cuts, 51 exact and 8 wrong).
-# Weighing the boxes between as chances (CERTAIN under 1) gained nothing there with none wrong.
-SURE, MAYBE = 0.9, 0.05
+# unsure. Chosen for v3 on 300 validation scenes of the training renderer's third look (249 with
+# every sphere in sight; vision.training.sphere_scenes --validate, seed 1011), never on the
+# ray-marched test look: the most pictures exact with none wrong, a count of none unsure as
+# `tablesight quarx` answers (25; v2 on the same scenes: 3, at 0.95 and 0.05). Weighing the boxes
+# between as chances (CERTAIN under 1) gained nothing with none wrong on v2's validation.
+SURE, MAYBE = 0.9, 0.1
 CERTAIN = 1.0  # the count stands only when no box lies between MAYBE and SURE
 IOU = 0.5  # spheres stand apart; two boxes overlapping more are one sphere boxed twice
 
