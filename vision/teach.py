@@ -34,6 +34,7 @@ from vision.detector.classes import DIE_CLASSES
 from vision.detector.color import face_colour, white_balance_gains
 from vision.detector.die_crop import box_crop, jitter_box, square_crop, wide_crop
 from vision.detector.die_values import DieValueModel, softmax
+from vision.detector.geometry import centre_in_either
 from vision.detector.image_io import read_image
 from vision.detector.model import Detector
 from vision.detector.pips import PipCount, read_pips
@@ -171,14 +172,7 @@ def _match(boxes, labels: list[TaughtDie]) -> list[int]:
 def _touches_die(box, labels: list[TaughtDie]) -> bool:
     """True when a box holds a labelled die's centre or its centre lies on a labelled die: a
     second, off-centre box on a die is not what "no die" looks like."""
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    for lb in labels:
-        lx, ly = (lb.box[0] + lb.box[2]) / 2, (lb.box[1] + lb.box[3]) / 2
-        holds_die = box[0] <= lx <= box[2] and box[1] <= ly <= box[3]
-        on_die = lb.box[0] <= cx <= lb.box[2] and lb.box[1] <= cy <= lb.box[3]
-        if holds_die or on_die:
-            return True
-    return False
+    return any(centre_in_either(box, lb.box) for lb in labels)
 
 
 def _dihedral(crop: np.ndarray) -> list[np.ndarray]:

@@ -10,7 +10,7 @@ from vision.games.quarx import photo
 from vision.games.quarx.scene_spheres import MAYBE, SURE, count_from_scores, count_odds
 from vision.games.quarx.scenes_eval import SceneTally
 from vision.synth.holdout_scenes import KINDS, render_scene
-from vision.synth.table_scenes import MIN_VISIBLE_PX, SPHERE, Solid, through_glass, refract, render_table_scene
+from vision.synth.table_scenes import MIN_VISIBLE_PX, SPHERE, Solid, refract, render_table_scene, through_glass
 from vision.training.sphere_scenes import build, rule_table
 
 SMALL = (200, 150)
@@ -69,7 +69,7 @@ def test_a_glass_sphere_shows_the_table_behind_it_upside_down():
     x = -0.5  # looking straight down, left of the ball's centre: bare table there is blue
     hit = np.array([[x, 0, 3 + np.sqrt(1 - x * x)]])
     seen = through_glass([ball], np.array([0]), hit, np.array([[0.0, 0, -1]]), hit - ball.centre, np.ones((1, 3)),
-                  np.zeros(1), tex, 10.0, np.array([0.0, 0, 1]), 0.3, ior=1.5)
+                         np.zeros(1), tex, 10.0, np.array([0.0, 0, 1]), 0.3, ior=1.5)
     assert np.allclose(seen, [red])  # the lens crossed the rays over
 
 

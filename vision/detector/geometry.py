@@ -1,4 +1,4 @@
-"""Letterboxing and class-agnostic non-maximum suppression in numpy."""
+"""Letterboxing, class-agnostic non-maximum suppression and box relations in numpy."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -25,6 +25,17 @@ class Letterbox:
         out[:, [0, 2]] = out[:, [0, 2]].clip(0, w)
         out[:, [1, 3]] = out[:, [1, 3]].clip(0, h)
         return out
+
+
+def holds_centre(box, other) -> bool:
+    """True when the xyxy `box` holds the centre of the xyxy `other` (edges included)."""
+    cx, cy = (other[0] + other[2]) / 2, (other[1] + other[3]) / 2
+    return bool(box[0] <= cx <= box[2] and box[1] <= cy <= box[3])
+
+
+def centre_in_either(a, b) -> bool:
+    """True when one box holds the other's centre: two boxes on one thing (a die and a part of it)."""
+    return holds_centre(a, b) or holds_centre(b, a)
 
 
 def xyxy(xywh: np.ndarray) -> np.ndarray:

@@ -15,12 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
+from vision.detector.geometry import centre_in_either, holds_centre
+
 Box = tuple[float, float, float, float]
-
-
-def _holds_centre(box: Box, other: Box) -> bool:
-    cx, cy = (other[0] + other[2]) / 2, (other[1] + other[3]) / 2
-    return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
 
 
 def same_die_groups(boxes: Sequence[Box], scores: Sequence[float]) -> list[list[int]]:
@@ -31,10 +28,10 @@ def same_die_groups(boxes: Sequence[Box], scores: Sequence[float]) -> list[list[
     n = len(boxes)
 
     def related(a: int, b: int) -> bool:
-        return _holds_centre(boxes[a], boxes[b]) or _holds_centre(boxes[b], boxes[a])
+        return centre_in_either(boxes[a], boxes[b])
 
     def spans_dice(i: int) -> bool:
-        held = [j for j in range(n) if j != i and _holds_centre(boxes[i], boxes[j])]
+        held = [j for j in range(n) if j != i and holds_centre(boxes[i], boxes[j])]
         return any(not related(a, b) for a, b in combinations(held, 2))
 
     alone = [spans_dice(i) for i in range(n)]

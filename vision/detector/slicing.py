@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.detector.geometry import nms
+from vision.detector.geometry import holds_centre, nms
 from vision.detector.model import Detection, Detector
 
 EDGE = 2.0  # px: a box this close to a tile's inner edge was cut by it
@@ -46,13 +46,12 @@ def merge(dets: list[Detection], iou: float = 0.5, inside: float = 0.75) -> list
     for i in nms(boxes, scores, iou):
         b = boxes[i]
         area = max((b[2] - b[0]) * (b[3] - b[1]), 1e-6)
-        cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
         covered = False
         for j in kept:
             o = boxes[j]
             iw = min(b[2], o[2]) - max(b[0], o[0])
             ih = min(b[3], o[3]) - max(b[1], o[1])
-            if (iw > 0 and ih > 0 and iw * ih / area > inside) or (o[0] <= cx <= o[2] and o[1] <= cy <= o[3]):
+            if (iw > 0 and ih > 0 and iw * ih / area > inside) or holds_centre(o, b):
                 covered = True
                 break
         if not covered:

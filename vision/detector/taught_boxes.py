@@ -19,7 +19,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from vision.detector.classes import DIE_CLASSES
-from vision.detector.geometry import xyxy
+from vision.detector.geometry import centre_in_either, xyxy
 from vision.detector.model import Detection, Detector, die_score
 from vision.detector.slicing import in_frame, merge, windows
 
@@ -244,10 +244,4 @@ def detect_taught(detector: Detector, frame: np.ndarray, head: ScoreHead,
 def added_boxes(shipped: list[Detection], taught: list[Detection]) -> list[Detection]:
     """The taught boxes where the shipped detector boxed nothing: a taught box whose centre lies
     in no shipped box and that holds no shipped box's centre."""
-    def holds(b, x, y) -> bool:
-        return b[0] <= x <= b[2] and b[1] <= y <= b[3]
-
-    def centre(b):
-        return (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-
-    return [t for t in taught if not any(holds(s.box, *centre(t.box)) or holds(t.box, *centre(s.box)) for s in shipped)]
+    return [t for t in taught if not any(centre_in_either(s.box, t.box) for s in shipped)]

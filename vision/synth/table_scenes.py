@@ -298,19 +298,19 @@ def _light(rng, solids, origin, dirs, t, which, normal, spread) -> np.ndarray:
     col[glossy] += (spec[glossy] ** rng.uniform(20, 80) * lit[glossy] * rng.uniform(0.4, 0.9))[:, None]
     if glossy.any():  # the clear coat mirrors the room, most at grazing angles
         dg, ng = dirs[idx][glossy], n[glossy]
-        refl = dg - 2 * np.sum(dg * ng, 1, keepdims=True) * ng
+        refl = mirror(dg, ng)
         env = _reflected(solids, p[idx][glossy] + ng * 1e-3, refl, tex, tile, lamp_dir, ambient)
         coat = np.clip(fresnel[glossy] * rng.uniform(1, 4), 0, 1)[:, None]
         col[glossy] = col[glossy] * (1 - coat) + env * coat
     glass = mat == "glass"
     if glass.any():
         col[glass] = through_glass(solids, which[idx][glass], p[idx][glass], dirs[idx][glass], n[glass], a[glass],
-                            fresnel[glass], tex, tile, lamp_dir, ambient, float(rng.uniform(1.3, 1.6)))
+                                   fresnel[glass], tex, tile, lamp_dir, ambient, float(rng.uniform(1.3, 1.6)))
         col[glass] += (spec[glass] ** rng.uniform(100, 400) * lit[glass] * 1.5)[:, None]
     metal = mat == "metal"
     if metal.any():
         dm, nm = dirs[idx][metal], n[metal]
-        refl = dm - 2 * np.sum(dm * nm, 1, keepdims=True) * nm
+        refl = mirror(dm, nm)
         sky_col = rng.uniform(0.6, 1.0, 3)
         mix = np.clip(refl[:, 2:3] * rng.uniform(1.5, 5) + 0.4, 0, 1)
         env = _reflected(solids, p[idx][metal] + nm * 1e-3, refl, tex, tile, lamp_dir, ambient) * (1 - mix) \
@@ -344,18 +344,23 @@ def _reflected(solids: list[Solid], o: np.ndarray, d: np.ndarray, tex: np.ndarra
     return out
 
 
+def mirror(d: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Directions d mirrored by a surface of normal n."""
+    return d - 2 * np.sum(d * n, 1, keepdims=True) * n
+
+
 def refract(d: np.ndarray, n: np.ndarray, eta: float) -> np.ndarray:
     """Directions d bent through a surface of normal n (against d) with index ratio eta = n1 / n2;
     mirrored where no light passes (total internal reflection)."""
     cos_i = -np.sum(d * n, 1, keepdims=True)
     k = 1 - eta * eta * (1 - cos_i * cos_i)
     bent = eta * d + (eta * cos_i - np.sqrt(np.maximum(k, 0))) * n
-    return np.where(k >= 0, bent, d + 2 * cos_i * n)
+    return np.where(k >= 0, bent, mirror(d, n))
 
 
-def through_glass(solids: list[Solid], which: np.ndarray, p: np.ndarray, d: np.ndarray, n: np.ndarray, tint: np.ndarray,
-           fresnel: np.ndarray, tex: np.ndarray, tile: float, lamp_dir: np.ndarray, ambient: float,
-           ior: float) -> np.ndarray:
+def through_glass(solids: list[Solid], which: np.ndarray, p: np.ndarray, d: np.ndarray, n: np.ndarray,
+                  tint: np.ndarray, fresnel: np.ndarray, tex: np.ndarray, tile: float, lamp_dir: np.ndarray,
+                  ambient: float, ior: float) -> np.ndarray:
     """A clear solid at points p: what lies behind it, bent on the way in and out and tinted by its
     colour, plus the room it mirrors. A glass sphere shows the cloth upside down and shrunk, not a
     shaded disc: a detector that knows only shading misses it."""
@@ -374,7 +379,6 @@ def through_glass(solids: list[Solid], which: np.ndarray, p: np.ndarray, d: np.n
         out_d[m] = refract(inner[m], -exit_n, ior)
     out_d /= np.maximum(np.linalg.norm(out_d, axis=1, keepdims=True), 1e-12)
     behind = _reflected(solids, out_p + out_d * 1e-3, out_d, tex, tile, lamp_dir, ambient)
-    mirror_d = d - 2 * np.sum(d * n, 1, keepdims=True) * n
-    mirror = _reflected(solids, p + n * 1e-3, mirror_d, tex, tile, lamp_dir, ambient)
+    mirrored = _reflected(solids, p + n * 1e-3, mirror(d, n), tex, tile, lamp_dir, ambient)
     f = fresnel[:, None]
-    return behind * (0.35 + 0.65 * tint) * (1 - f) + mirror * f
+    return behind * (0.35 + 0.65 * tint) * (1 - f) + mirrored * f
