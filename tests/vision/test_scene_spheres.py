@@ -2,15 +2,18 @@
 look, the detector's count rule and where `tablesight quarx` uses it."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
 from vision.detector.model import Detection
 from vision.games.quarx import photo
-from vision.games.quarx.scene_spheres import MAYBE, SURE, count_from_scores, count_odds
+from vision.games.quarx.scene_spheres import MAYBE, SURE, SceneSpheres, count_from_scores, count_odds
 from vision.games.quarx.scenes_eval import SceneTally
 from vision.synth.holdout_scenes import KINDS, render_scene
-from vision.synth.table_scenes import MIN_VISIBLE_PX, SPHERE, Solid, refract, render_table_scene, through_glass
+from vision.synth.table_scenes import (MIN_VISIBLE_PX, SPHERE, Solid, _hit_local, _painted, refract, render_table_scene,
+                                       through_glass)
 from vision.training.sphere_scenes import build, rule_table
 
 SMALL = (200, 150)
@@ -73,6 +76,25 @@ def test_a_glass_sphere_shows_the_table_behind_it_upside_down():
     assert np.allclose(seen, [red])  # the lens crossed the rays over
 
 
+def test_a_ring_is_hit_on_its_tube_and_not_through_its_hole():
+    size = np.array([3.0, 3.0, 1.0])  # a tube of radius 1 around a circle of radius 2
+    down = np.array([[0.0, 0, -1]] * 2)
+    t, n = _hit_local("torus", size, np.array([[2.0, 0, 5], [0.0, 0, 5]]), down)
+    assert np.isclose(t[0], 4, atol=1e-3) and np.allclose(n[0] / np.linalg.norm(n[0]), [0, 0, 1], atol=1e-3)
+    assert np.isinf(t[1])  # straight down the hole
+    t, n = _hit_local("torus", size, np.array([[-5.0, 0, 0]]), np.array([[1.0, 0, 0]]))
+    assert np.isclose(t[0], 2, atol=1e-3) and np.allclose(n[0] / np.linalg.norm(n[0]), [-1, 0, 0], atol=1e-3)
+
+
+def test_a_striped_solid_shows_its_colour_and_its_ink_in_bands():
+    red, white = np.array([0.0, 0, 1]), np.ones(3)
+    ball = Solid(SPHERE, "ellipsoid", np.zeros(3), np.eye(3), np.ones(3), red, "matte", finish="stripes",
+                 ink=white, freq=2.0)
+    # stripes across the own z: sin(2 pi z) > 0 for z in (0, 0.5) is ink, in (0.5, 1) the colour
+    on = _painted(ball, np.array([[0.0, np.sqrt(1 - 0.25 ** 2), 0.25], [0.0, np.sqrt(1 - 0.75 ** 2), 0.75]]))
+    assert np.allclose(on, [white, red])
+
+
 def test_a_decoy_is_never_labelled():
     for idx in range(6):
         scene = render_table_scene(9, idx, SMALL)
@@ -115,7 +137,7 @@ class _Scenes:
     def __init__(self, n):
         self.n = n
 
-    def count(self, frame):
+    def count(self, frame, keep_out=()):
         return self.n, [Detection("sphere", (1.0, 2.0, 11.0, 12.0), 0.9)] * (self.n or 0)
 
 
@@ -132,6 +154,34 @@ def test_with_no_card_the_scene_detector_answers_or_is_unsure(monkeypatch, n):
         assert not got.sure and got.to_json()["spheres"] is None
     else:
         assert got.sure and got.spheres == 2 and got.number_cards == [2] and len(got.sphere_boxes) == 2
+
+
+class _Boxes:
+    def __init__(self, found):
+        self.found = found
+
+    def detect(self, frame, conf, iou):
+        return [d for d in self.found if d.score >= conf]
+
+
+@pytest.mark.parametrize("on_card, answer", [(None, 2), (0.3, None), (0.95, None)])
+def test_a_card_the_finder_cannot_count_gives_way_to_the_scene_only_where_no_sphere_lies_on_it(
+        monkeypatch, on_card, answer):
+    """The finder takes a box's face or a cloth's tile for a card and cannot count it; the scene's
+    count stands only where no box, however faint, lies on that "card" (a real card's spheres)."""
+    card = SimpleNamespace(box=(50, 50, 100, 100), spheres=None)
+    monkeypatch.setattr(photo, "count_quarx_classical", lambda frame: [card])
+    found = [Detection("sphere", (1.0, 2.0, 11.0, 12.0), 0.95), Detection("sphere", (120.0, 2, 140, 22), 0.99)]
+    if on_card is not None:
+        found.append(Detection("sphere", (60.0, 60, 80, 80), on_card))
+    model = SceneSpheres.__new__(SceneSpheres)
+    model.detector = _Boxes(found)
+    monkeypatch.setattr(photo, "load_scene_spheres", lambda: model)
+    got = photo.count_quarx(BLANK)
+    if answer is None:
+        assert not got.sure and [c.spheres for c in got.cards] == [-1]  # the card is drawn with "?"
+    else:
+        assert got.sure and got.spheres == answer and got.cards == []
 
 
 def test_with_no_card_and_no_scene_model_the_count_is_unsure(monkeypatch):

@@ -9,18 +9,22 @@ turn, also face-on to the camera) and cones on a table cloth from `vision.synth.
 `vision.synth.variety`, lit by a lamp with shadows from hard to soft and a coloured fill light,
 matte, glossy (a clear coat that mirrors its neighbours), metal or glass (the table seen through
 it, bent), seen from 20-70 degrees above the table, with a lamp's colour cast and our camera
-effects. Each sphere's visible part is its label.
+effects. The fourth look (its own random stream, so the third look's layouts stay as they were)
+turns some decoys into rings, paints any solid with stripes, spots, segments or marble, hammers
+some rough, lays paper, pens and cables flat on the cloth and puts a wall beyond the table. Each
+sphere's visible part is its label.
 
 It shares no code with `vision.synth.holdout_scenes`, the ray-marched look kept for testing.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from vision.synth import effects
+from vision.synth.clutter import blank_square, cable, laptop, note, pen, usb_stick
 from vision.synth.textures import background
 from vision.synth.variety import lamp, pattern
 
@@ -34,15 +38,25 @@ MIN_VISIBLE_PX = 40  # a sphere showing less than this is not labelled (a sliver
 MIN_VISIBLE_SHARE = 0.3  # ... nor one with less than this share of its disc in sight
 
 
+FINISHES = ("plain", "stripes", "spots", "segments", "marble")
+
+
 @dataclass(frozen=True)
 class Solid:
     kind: str  # SPHERE or one of DECOYS
-    shape: str  # the canonical solid: "ellipsoid", "box", "cylinder", "cone"
+    shape: str  # the canonical solid: "ellipsoid", "box", "cylinder", "cone", "torus"
     centre: np.ndarray  # world (z up, the table at z = 0)
     axes: np.ndarray  # 3 x 3, rows: the solid's own x, y, z in world coordinates
-    size: np.ndarray  # radii (ellipsoid), half sides (box), radius, radius, half height (cylinder, cone)
+    # radii (ellipsoid), half sides (box), radius, radius, half height (cylinder, cone), outer
+    # radius, outer radius, tube radius (torus)
+    size: np.ndarray
     colour: np.ndarray  # BGR 0..1
     material: str  # one of MATERIALS
+    finish: str = "plain"  # one of FINISHES: a pattern painted on in a second colour, `ink`
+    ink: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    turn: np.ndarray = field(default_factory=lambda: np.eye(3))  # the pattern's own axes
+    freq: float = 0.0  # the pattern's stripes or spots across the solid
+    bump: float = 0.0  # how far a hammered or rough surface tilts the normal
 
 
 @dataclass
@@ -103,6 +117,8 @@ def _hit_local(shape: str, size: np.ndarray, o: np.ndarray, d: np.ndarray) -> tu
         t_best = np.where(ok, np.where(near > eps, near, far), np.inf)
         axis = np.argmax(tmin, 1)
         normal[np.arange(n_rays), axis] = -np.sign(d[np.arange(n_rays), axis])
+    elif shape == "torus":
+        t_best, normal = _hit_torus(size[0] - size[2], size[2], o, d)
     else:  # cylinder or cone along the own z, half height size[2]
         r, hh = size[0], size[2]
         if shape == "cylinder":
@@ -135,6 +151,36 @@ def _hit_local(shape: str, size: np.ndarray, o: np.ndarray, d: np.ndarray) -> tu
             t_best = np.where(good, t, t_best)
             normal = np.where(good[:, None], np.array([0, 0, sign]), normal)
     return t_best, normal
+
+
+def _hit_torus(big: float, small: float, o: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A ring of tube radius `small` around the own z at radius `big`, by sphere tracing its
+    distance field from where the ray enters its bounding sphere (a ring has no closed-form hit
+    short of a quartic). Rays must start outside the ring."""
+    n_rays = len(o)
+    d = d / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-12)
+    outer = big + small
+    b = np.sum(o * d, 1)
+    disc = b * b - (np.sum(o * o, 1) - outer * outer)
+    t_out = -b + np.sqrt(np.maximum(disc, 0))
+    live = np.nonzero((disc >= 0) & (t_out > 1e-4))[0]
+    t = np.maximum(-b[live] - np.sqrt(disc[live]), 1e-4)
+    done = np.zeros(len(live), bool)
+    for _ in range(96):
+        p = o[live] + d[live] * t[:, None]
+        q = np.hypot(p[:, 0], p[:, 1]) - big
+        dist = np.hypot(q, p[:, 2]) - small
+        done |= dist < 1e-4 * outer
+        t = np.where(done, t, t + np.maximum(dist, 1e-5 * outer))
+        gone = ~done & (t > t_out[live])
+        if np.all(done | gone):
+            break
+    t_best = np.full(n_rays, np.inf)
+    t_best[live[done]] = t[done]
+    p = o + d * np.where(np.isfinite(t_best), t_best, 0)[:, None]
+    ring = np.hypot(p[:, 0], p[:, 1])
+    pull = 1 - big / np.maximum(ring, 1e-12)
+    return t_best, np.stack([p[:, 0] * pull, p[:, 1] * pull, p[:, 2]], 1)
 
 
 def _cast(solids: list[Solid], o: np.ndarray, d: np.ndarray, floor: bool = True):
@@ -228,13 +274,18 @@ def render_table_scene(seed: int, idx: int, size: tuple[int, int] | None = None)
                 solids.append(_solid(rng, kind, float(x), float(y), float(scale), eye))
                 break
 
+    # The fourth look draws from its own stream, so that the layouts and lights of the third
+    # look's scenes stay as they were for the same seed.
+    extra = np.random.default_rng([seed, idx, 4])
+    solids = [_dressed(extra, s) for s in solids]
+
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
     jx, jy = rng.uniform(-0.5, 0.5, 2)
     dirs = fwd[None] * f + right[None] * (xx.reshape(-1, 1) - w / 2 + jx) - up[None] * (yy.reshape(-1, 1) - h / 2 + jy)
     dirs /= np.linalg.norm(dirs, axis=1, keepdims=True)
     origin = np.broadcast_to(eye, dirs.shape)
     t, which, normal = _cast(solids, origin, dirs)
-    image = _light(rng, solids, origin, dirs, t, which, normal, spread)
+    image = _light(rng, extra, solids, origin, dirs, t, which, normal, spread)
     image = image.reshape(h, w, 3)
     if rng.random() < 0.5:
         image = lamp(image, rng)
@@ -247,7 +298,60 @@ def render_table_scene(seed: int, idx: int, size: tuple[int, int] | None = None)
     return TableScene(image, solids, which.reshape(h, w), full)
 
 
-def _light(rng, solids, origin, dirs, t, which, normal, spread) -> np.ndarray:
+def _dressed(rng: np.random.Generator, s: Solid) -> Solid:
+    """The fourth look on a solid: some decoys become rings (lying, or standing on the rim), and
+    any solid may be painted (stripes, spots, a beach ball's segments, marble) or hammered rough.
+    A painted or rough sphere is still a sphere."""
+    if s.kind != SPHERE and rng.random() < 0.2:
+        outer = float(s.size[0])
+        tube = outer * rng.uniform(0.15, 0.45)
+        axes, z = _turn_z(float(rng.uniform(0, 2 * np.pi))), tube
+        if rng.random() < 0.35:
+            axes, z = _lay_down(axes), outer
+        material = "glossy" if s.material == "glass" else s.material  # rays leave a ring only from outside
+        s = replace(s, kind="torus", shape="torus", centre=np.array([s.centre[0], s.centre[1], z]), axes=axes,
+                    size=np.array([outer, outer, tube]), material=material)
+    if rng.random() < 0.35:
+        q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
+        finish = str(rng.choice(FINISHES[1:]))
+        freq = float(rng.integers(2, 5)) if finish == "segments" else float(rng.uniform(1.5, 5))
+        s = replace(s, finish=finish, ink=np.clip(rng.uniform(0.05, 1.0, 3), 0, 1), turn=q, freq=freq)
+    if rng.random() < 0.2:
+        s = replace(s, bump=float(rng.uniform(0.05, 0.35)))
+    return s
+
+
+def _pattern_at(s: Solid, p: np.ndarray) -> np.ndarray:
+    """Points p on the solid in the pattern's own frame, about -1..1 across the solid."""
+    return ((p - s.centre) @ s.axes.T / float(s.size.max())) @ s.turn.T
+
+
+def _painted(s: Solid, p: np.ndarray) -> np.ndarray:
+    """The solid's colour at its surface points p, its finish painted on in `ink`."""
+    u = _pattern_at(s, p)
+    if s.finish == "stripes":
+        v = (np.sin(s.freq * np.pi * u[:, 2]) > 0).astype(float)
+    elif s.finish == "spots":
+        g = u * s.freq
+        v = (np.sum((g - np.round(g)) ** 2, 1) < 0.09).astype(float)
+    elif s.finish == "segments":
+        v = (np.sin(s.freq * np.arctan2(u[:, 1], u[:, 0])) > 0).astype(float)
+    else:  # marble: soft veins
+        v = (0.5 + 0.5 * np.sin(s.freq * np.pi * u[:, 0] + 2.5 * np.sin(3 * u[:, 1]) + 1.5 * np.sin(5 * u[:, 2]))) ** 3
+    return s.colour * (1 - v[:, None]) + s.ink * v[:, None]
+
+
+def _roughened(s: Solid, p: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Normals n at points p tilted by a hammered surface's dents."""
+    u = _pattern_at(s, p) * 14
+    n = n + s.bump * np.sin(u + 3 * np.sin(0.6 * u[:, ::-1]))
+    return n / np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-12)
+
+
+FLAT_CLUTTER = (usb_stick, cable, laptop, pen, note, blank_square)  # printed or lying flat; no shaded balls
+
+
+def _light(rng, extra, solids, origin, dirs, t, which, normal, spread) -> np.ndarray:
     hit = np.isfinite(t)
     p = origin + dirs * np.where(hit, t, 0)[:, None]
     lamp_dir = np.array([rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(0.5, 2.5)])
@@ -255,6 +359,11 @@ def _light(rng, solids, origin, dirs, t, which, normal, spread) -> np.ndarray:
     lamp = rng.uniform(0.75, 1.1, 3)
     ambient = rng.uniform(0.15, 0.5)
     tex = _floor_texture(rng)
+    if extra.random() < 0.35:  # things lying flat on the cloth: paper, a pen, a cable
+        u8 = (tex * 255).astype(np.uint8)
+        for _ in range(int(extra.integers(1, 6))):
+            FLAT_CLUTTER[int(extra.integers(len(FLAT_CLUTTER)))](u8, extra)
+        tex = u8.astype(np.float32) / 255.0
     tile = rng.uniform(1.0, 4.0)  # world units across one texture tile
     albedo = np.zeros((len(dirs), 3))
     floor = which == -1
@@ -262,8 +371,10 @@ def _light(rng, solids, origin, dirs, t, which, normal, spread) -> np.ndarray:
     material = np.full(len(dirs), "matte", dtype=object)
     for i, s in enumerate(solids):
         m = which == i
-        albedo[m] = s.colour
+        albedo[m] = s.colour if s.finish == "plain" else _painted(s, p[m])
         material[m] = s.material
+        if s.bump:
+            normal[m] = _roughened(s, p[m], normal[m])
     # Soft shadows: the lamp seen from several points of its face
     idx = np.nonzero(hit)[0]
     n = normal[idx]
@@ -287,6 +398,8 @@ def _light(rng, solids, origin, dirs, t, which, normal, spread) -> np.ndarray:
     mat = material[idx]
     out = np.zeros((len(dirs), 3))
     out[~hit] = rng.uniform(0.3, 0.9, 3)  # beyond the table
+    if extra.random() < 0.5:  # a wall, darker or lighter upwards
+        out[~hit] *= np.clip(1 + extra.uniform(-0.8, 0.8) * dirs[~hit, 2:3], 0.2, 1.5)
     col = a * (ambient + (1 - ambient) * lam[:, None])
     # A fill light from elsewhere, tinted, without shadows: a second lamp, a window, a screen
     fill_dir = np.array([rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(0.1, 1.5)])

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.detector.geometry import holds_centre
 from vision.detector.model import Detection, Detector
 from vision.detector.onnx_session import SharedModels
 
@@ -39,10 +40,14 @@ class SceneSpheres:
         """Every box scored at least `maybe` in a BGR picture."""
         return self.detector.detect(frame, conf=maybe, iou=IOU)
 
-    def count(self, frame: np.ndarray) -> tuple[int | None, list[Detection]]:
+    def count(self, frame: np.ndarray, keep_out: list[tuple[float, float, float, float]] = ()
+              ) -> tuple[int | None, list[Detection]]:
         """The spheres in the picture (None when a box is neither surely a sphere nor surely
-        not) and the sure boxes."""
+        not, or when any box of at least MAYBE is centred in one of the `keep_out` boxes) and
+        the sure boxes."""
         found = self.boxes(frame)
+        if any(holds_centre(k, d.box) for k in keep_out for d in found):
+            return None, []
         return count_from_scores(np.array([d.score for d in found], np.float32)), [d for d in found if d.score >= SURE]
 
 
