@@ -76,6 +76,17 @@ def test_a_glass_sphere_shows_the_table_behind_it_upside_down():
     assert np.allclose(seen, [red])  # the lens crossed the rays over
 
 
+def test_the_fourth_look_dresses_the_third_looks_layout():
+    third, fourth = render_table_scene(3, 2, SMALL, look=3), render_table_scene(3, 2, SMALL, look=4)
+    assert all(s.finish == "plain" and not s.bump and s.kind != "torus" for s in third.solids)
+    # the same spheres at the same places; only decoys may have become rings
+    assert [tuple(s.centre) for s in third.solids if s.kind == SPHERE] == \
+        [tuple(s.centre) for s in fourth.solids if s.kind == SPHERE]
+    assert len(third.solids) == len(fourth.solids)
+    with pytest.raises(ValueError):
+        render_table_scene(3, 2, SMALL, look=2)
+
+
 def test_a_ring_is_hit_on_its_tube_and_not_through_its_hole():
     size = np.array([3.0, 3.0, 1.0])  # a tube of radius 1 around a circle of radius 2
     down = np.array([[0.0, 0, -1]] * 2)

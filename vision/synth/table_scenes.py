@@ -248,8 +248,15 @@ def _floor_texture(rng: np.random.Generator) -> np.ndarray:
     return img.astype(np.float32) / 255.0
 
 
-def render_table_scene(seed: int, idx: int, size: tuple[int, int] | None = None) -> TableScene:
-    """One training scene: 2-12 solids on a table, 20-60% of them spheres."""
+LOOKS = (3, 4)  # the looks this renderer still draws; the first two are gone from the code
+
+
+def render_table_scene(seed: int, idx: int, size: tuple[int, int] | None = None, look: int = 4) -> TableScene:
+    """One training scene: 2-12 solids on a table, 20-60% of them spheres. look 3 draws the
+    scene as the third look did (the datasets and validation scenes of 2026-12-05), bit for bit;
+    look 4 adds the fourth look's rings, finishes, clutter and wall to the same layout."""
+    if look not in LOOKS:
+        raise ValueError(f"look must be one of {LOOKS}")
     rng = np.random.default_rng([seed, idx, 31337])
     w, h = size or [(480, 320), (640, 480), (400, 400)][int(rng.integers(3))]
     elev, azim = np.radians(rng.uniform(20, 70)), rng.uniform(0, 2 * np.pi)
@@ -276,8 +283,9 @@ def render_table_scene(seed: int, idx: int, size: tuple[int, int] | None = None)
 
     # The fourth look draws from its own stream, so that the layouts and lights of the third
     # look's scenes stay as they were for the same seed.
-    extra = np.random.default_rng([seed, idx, 4])
-    solids = [_dressed(extra, s) for s in solids]
+    extra = np.random.default_rng([seed, idx, 4]) if look >= 4 else None
+    if extra is not None:
+        solids = [_dressed(extra, s) for s in solids]
 
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
     jx, jy = rng.uniform(-0.5, 0.5, 2)
@@ -359,7 +367,7 @@ def _light(rng, extra, solids, origin, dirs, t, which, normal, spread) -> np.nda
     lamp = rng.uniform(0.75, 1.1, 3)
     ambient = rng.uniform(0.15, 0.5)
     tex = _floor_texture(rng)
-    if extra.random() < 0.35:  # things lying flat on the cloth: paper, a pen, a cable
+    if extra is not None and extra.random() < 0.35:  # things lying flat on the cloth: paper, a pen, a cable
         u8 = (tex * 255).astype(np.uint8)
         for _ in range(int(extra.integers(1, 6))):
             FLAT_CLUTTER[int(extra.integers(len(FLAT_CLUTTER)))](u8, extra)
@@ -398,7 +406,7 @@ def _light(rng, extra, solids, origin, dirs, t, which, normal, spread) -> np.nda
     mat = material[idx]
     out = np.zeros((len(dirs), 3))
     out[~hit] = rng.uniform(0.3, 0.9, 3)  # beyond the table
-    if extra.random() < 0.5:  # a wall, darker or lighter upwards
+    if extra is not None and extra.random() < 0.5:  # a wall, darker or lighter upwards
         out[~hit] *= np.clip(1 + extra.uniform(-0.8, 0.8) * dirs[~hit, 2:3], 0.2, 1.5)
     col = a * (ambient + (1 - ambient) * lam[:, None])
     # A fill light from elsewhere, tinted, without shadows: a second lamp, a window, a screen

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Prepared 2026-12-05 (stop 34), not yet run: scene sphere detector v5, from the shipped
+# scene_spheres_v4.pt (START to change it), on the third look's 1,100 scenes (seed 13) plus 1,100
+# of the fourth look (seed 14: rings, painted and hammered solids, flat clutter on the cloth, a
+# wall beyond the table), 480 px. Validation: seed 1014 of the fourth look. Rendering the fourth
+# look's scenes takes about 2 s each on one core of this machine; 2 threads, a time budget.
+set -e
+cd "$(dirname "$0")/../.."
+START=${START:-models/checkpoints/scene_spheres_v4.pt}
+date
+[ -f datasets/generated/sphere_scenes_v3/data.yaml ] || OMP_NUM_THREADS=1 .venv/bin/python -m vision.training.sphere_scenes --out datasets/generated/sphere_scenes_v3 --seed 13 --count 1100 --val-count 150 --workers 2 --look 3
+[ -f datasets/generated/sphere_scenes_v4/data.yaml ] || OMP_NUM_THREADS=1 .venv/bin/python -m vision.training.sphere_scenes --out datasets/generated/sphere_scenes_v4 --seed 14 --count 1100 --val-count 150 --workers 2 --look 4
+cat > datasets/generated/sphere_scenes_v5_both.yaml <<YAML
+path: $(pwd)/datasets/generated
+train: [sphere_scenes_v3/images/train, sphere_scenes_v4/images/train]
+val: sphere_scenes_v4/images/val
+names:
+  0: sphere
+YAML
+date
+OMP_NUM_THREADS=2 .venv/bin/python -c "
+from pathlib import Path
+from vision.training.train import train
+train(Path('datasets/generated/sphere_scenes_v5_both.yaml'), epochs=40, imgsz=480, batch=32, name='scene_spheres_v5', threads=2,
+      start=Path('$START'), hours=${HOURS:-1.5}, close_mosaic=3)
+"
+date
