@@ -43,7 +43,7 @@ FINISHES = ("plain", "stripes", "spots", "segments", "marble")
 
 @dataclass(frozen=True)
 class Solid:
-    kind: str  # SPHERE or one of DECOYS
+    kind: str  # SPHERE, one of DECOYS, or "torus" (a decoy of the fourth look)
     shape: str  # the canonical solid: "ellipsoid", "box", "cylinder", "cone", "torus"
     centre: np.ndarray  # world (z up, the table at z = 0)
     axes: np.ndarray  # 3 x 3, rows: the solid's own x, y, z in world coordinates
