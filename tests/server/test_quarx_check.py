@@ -47,7 +47,7 @@ def test_a_photo_with_no_card_is_unsure_not_a_guess(client):
 def test_a_photo_with_no_card_gets_the_scene_detectors_sure_count(client, monkeypatch):
     """Spheres standing on a table with no card: the count is of the whole picture, and says so."""
     class Scene:
-        def count(self, frame):
+        def count(self, frame, keep_out=()):
             return 3, [Detection("sphere", (10.0 * i, 5.0, 10.0 * i + 8, 13.0), 0.9) for i in range(3)]
 
     monkeypatch.setattr(photo, "load_scene_spheres", lambda: Scene())
