@@ -20,7 +20,7 @@ from vision.detector.onnx_session import SharedModels
 DEFAULT_SCENE_SPHERES = Path(__file__).resolve().parents[3] / "models" / "scene_spheres.onnx"
 # A box at least SURE is a sphere; one under MAYBE is not looked at; one between makes the count
 # unsure. Chosen for v3 on 300 validation scenes of the training renderer's third look (249 with
-# every sphere in sight; vision.training.sphere_scenes --validate, seed 1011), never on the
+# every sphere in sight; vision.training.sphere_scenes --validate --look 3, seed 1011), never on the
 # ray-marched test look: the most pictures exact with none wrong, a count of none unsure as
 # `tablesight quarx` answers (25; v2 on the same scenes: 3, at 0.95 and 0.05). Weighing the boxes
 # between as chances (CERTAIN under 1) gained nothing with none wrong on v2's validation.
