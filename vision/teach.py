@@ -279,9 +279,11 @@ class Score:
     labels: int = 0
     colour_right: int = 0
     colour_n: int = 0
+    gated: int = 0  # labelled dice the colour gate dropped (a box on the die, none let through)
 
     def as_dict(self) -> dict:
         return {"dice": self.labels, "right": self.right, "wrong": self.wrong, "unsure": self.unsure,
+                "gated": self.gated,
                 "recall": round(self.right / max(self.labels, 1), 4),
                 "answers_right": round(self.right / max(self.right + self.wrong + self.unsure, 1), 4),
                 "colour_right": round(self.colour_right / self.colour_n, 4) if self.colour_n else None}
@@ -292,7 +294,10 @@ def read_seen(s: Seen, probs: np.ndarray, wide: np.ndarray | None, conf: float, 
     """Score one photo as the reader would read it with these probabilities (and those of its
     wider look), threshold, value rule, colour names and colour gate."""
     score.labels += len(s.labels)
-    kept = [i for i in np.nonzero(s.scores >= conf)[0] if is_die(probs[i]) and prof.admits(s.colours[i])]
+    boxed = [i for i in np.nonzero(s.scores >= conf)[0] if is_die(probs[i])]
+    kept = [i for i in boxed if prof.admits(s.colours[i])]
+    let_in = {s.match[i] for i in kept}
+    score.gated += len({s.match[i] for i in boxed if s.match[i] >= 0 and s.match[i] not in let_in})
     sides = side_faces([s.boxes[i] for i in kept])
     kept = [i for k, i in enumerate(kept) if k not in sides]
     values = [decide(probs[i], s.pips[i].count, rule, None if wide is None else wide[i], s.pips[i].short) for i in kept]
@@ -352,11 +357,15 @@ class Choice:
     taught_head: bool = False
     taught_boxes: bool = False
 
-    def caution(self) -> tuple:
-        """Larger is more cautious: what breaks a tie between choices that read alike."""
+    def caution(self, gated: int) -> tuple:
+        """Larger is more cautious: what breaks a tie between choices that read alike. `gated`:
+        the labelled dice this choice's colour gate dropped on the held-out photos. A gate that
+        dropped none is taken (its boxes of no taught colour were not dice); one that hid a die
+        is not, since a die silently gone is worse than a "?" the user sees."""
         never = 2.0  # no override: the pip counter always vetoes
+        gate = 0 if not self.gate else 1 if gated == 0 else -1
         return (self.conf, self.rule.pip_check, self.rule.sure,
-                never if self.rule.override is None else self.rule.override, not self.gate, not self.taught_head,
+                never if self.rule.override is None else self.rule.override, gate, not self.taught_head,
                 not self.taught_boxes)
 
 
@@ -420,7 +429,8 @@ def learn(seen: list[Seen], digest: str, say: Progress, t0: float,
     b = before
     fine = [ch for ch, a in after.items() if a.right >= b.right and a.wrong <= b.wrong
             and (a.right, a.wrong) != (b.right, b.wrong)]
-    best = max(fine, key=lambda ch: (after[ch].right - WRONG_COST * after[ch].wrong, ch.caution()), default=None)
+    best = max(fine, key=lambda ch: (after[ch].right - WRONG_COST * after[ch].wrong, ch.caution(after[ch].gated)),
+               default=None)
     improved = best is not None
     a = after[best] if improved else after[Choice()]
     colours = _colour_table(seen) if a.colour_right >= b.colour_right else {}
