@@ -38,7 +38,7 @@ from vision.detector.geometry import centre_in_either
 from vision.detector.image_io import read_image
 from vision.detector.model import Detector
 from vision.detector.pips import PipCount, read_pips
-from vision.detector.profile import DiceProfile, lab
+from vision.detector.profile import MAX_GATE_SAMPLES, DiceProfile, lab
 from vision.detector.same_die import agreed_value, same_die_groups
 from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
@@ -326,6 +326,25 @@ def _colour_table(seen: list[Seen]) -> dict[str, list[float]]:
     return {k: [round(float(x), 2) for x in np.median(np.array(v), 0)] for k, v in by.items()}
 
 
+def _seen_colours(seen: list[Seen]) -> tuple[list[list[float]], list[list[float]]]:
+    """Lab colours of the boxes on labelled dice and of those on no die (touching none), at most
+    MAX_GATE_SAMPLES of each, spread evenly over the photos' boxes."""
+    on, off = [], []
+    for s in seen:
+        for i, c in enumerate(s.colours):
+            if c is None:
+                continue
+            if s.match[i] >= 0:
+                on.append(lab(c))
+            elif not _touches_die(s.boxes[i], s.labels):
+                off.append(lab(c))
+
+    def spread(v: list[np.ndarray]) -> list[list[float]]:
+        keep = np.linspace(0, len(v) - 1, min(len(v), MAX_GATE_SAMPLES)).round().astype(int) if v else []
+        return [[round(float(x), 2) for x in v[k]] for k in keep]
+    return spread(on), spread(off)
+
+
 def teach(photos: list[Photo], detector: Detector, model: DieValueModel, progress: Progress | None = None,
           seed: int = 0) -> DiceProfile:
     """Learn a profile from labelled photos; its report holds the held-out before/after figures."""
@@ -419,7 +438,8 @@ def learn(seen: list[Seen], digest: str, say: Progress, t0: float,
             views[True] = views[False] if fold_score is None else _view(taught_view(k, fold_score), fold)
         v = views[False]
         read_seen(s, v.probs[False], v.wide[False], DEFAULT_CONF, SHIPPED_RULE, shipped, before)
-        reading = {g: DiceProfile(digest, None, cols, colour_gate=g) for g in gates}
+        on, off = _seen_colours(rest)
+        reading = {g: DiceProfile(digest, None, cols, colour_gate=g, on_dice=on, off_dice=off) for g in gates}
         for ch, score in after.items():
             v = views[ch.taught_boxes]
             read_seen(v.seen, v.probs[ch.taught_head], v.wide[ch.taught_head], ch.conf, ch.rule, reading[ch.gate], score)
@@ -457,7 +477,8 @@ def learn(seen: list[Seen], digest: str, say: Progress, t0: float,
                          f"kept the shipped reader: teaching read {a.right}/{a.labels} right, {a.wrong} wrong "
                          f"on held-out photos against {b.right} and {b.wrong} before")
     say(1.0, report["message"])
-    return DiceProfile(digest, head, colours, ch.conf if improved else None, report, ch.rule, gate, score_head)
+    on, off = _seen_colours(seen) if gate else ([], [])
+    return DiceProfile(digest, head, colours, ch.conf if improved else None, report, ch.rule, gate, score_head, on, off)
 
 
 def learned_words(report: dict) -> str:

@@ -209,25 +209,26 @@ def test_learning_keeps_the_shipped_reader_when_answering_alone_would_be_wrong()
     assert prof.report["held_out_after"]["wrong"] == 0
 
 
-RED, GREEN = np.array([30, 30, 200], np.float32), np.array([40, 160, 40], np.float32)
+RED, GREEN, OLIVE = (np.array(c, np.float32) for c in ([30, 30, 200], [40, 160, 40], [40, 140, 90]))
 
 
 def _coloured_photo(rng, odd_die: bool) -> Seen:
     """18 red dice that teaching learns to read (the pip counter always one off, the classifier
     75% sure), plus a green box on no die that no rule can read; with `odd_die`, also a die
-    labelled red that measures green and no rule can read either."""
+    labelled red that measures olive (nearer the green box than any red die) and no rule can read."""
     s = _seen_photo([1, 2, 3] * 6, [1, 2, 3] * 6, 0.75, rng)
     s.labels = [TaughtDie(d.box, d.value, "red") for d in s.labels]
     s.colours = [RED] * len(s.boxes)
     unsure = np.log(np.array([[0.04] + [0.16] * 6], np.float32))
-    extra = [(-1, None)] + ([(len(s.labels), TaughtDie((800.0, 0.0, 830.0, 30.0), 4, "red"))] if odd_die else [])
-    for j, die in extra:
+    extra = [(-1, None, GREEN)] + ([(len(s.labels), TaughtDie((800.0, 0.0, 830.0, 30.0), 4, "red"), OLIVE)]
+                                   if odd_die else [])
+    for j, die, colour in extra:
         s.boxes.append((760.0, 0.0, 790.0, 30.0) if die is None else die.box)
         s.scores = np.append(s.scores, np.float32(0.9))
         s.logits = np.concatenate([s.logits, unsure])
         s.features = np.concatenate([s.features, rng.normal(0, 1, (1, 64)).astype(np.float32)])
         s.pips.append(PipCount(2))
-        s.colours.append(GREEN)
+        s.colours.append(colour)
         s.match.append(j)
         if die is not None:
             s.labels.append(die)
@@ -237,14 +238,29 @@ def _coloured_photo(rng, odd_die: bool) -> Seen:
 @pytest.mark.parametrize("odd_die", [False, True])
 def test_a_tie_takes_the_colour_gate_only_when_it_hid_no_labelled_die(odd_die):
     """The gate and no gate read the held-out dice alike (the boxes it drops were unsure): it is
-    taken when what it dropped was no die, and not when it also hid a die the owner labelled."""
+    taken when what it dropped was no die, and not when it also hid a die the owner labelled
+    (one photo's die measures a colour no other photo shows on a die)."""
     rng = np.random.default_rng(3)
-    prof = learn([_coloured_photo(rng, odd_die) for _ in range(4)], "x", lambda f, m: None, 0.0)
+    prof = learn([_coloured_photo(rng, odd_die and k == 0) for k in range(4)], "x", lambda f, m: None, 0.0)
     assert prof.report["kept"] == "taught" and prof.report["held_out_after"]["right"] == 72
     assert prof.report["held_out_after"]["wrong"] == 0
     assert prof.colour_gate is not odd_die and prof.report["colour_gate"] is not odd_die
     assert prof.report["held_out_after"]["gated"] == 0
-    assert prof.report["held_out_after"]["unsure"] == (8 if odd_die else 0)
+    assert prof.report["held_out_after"]["unsure"] == (5 if odd_die else 0)
+    if not odd_die:
+        assert len(prof.on_dice) == 72 and prof.off_dice == [[round(float(x), 2) for x in lab(GREEN)]] * 4
+
+
+def test_the_colour_gate_keeps_a_box_nearer_the_dice_than_anything_seen_off_them():
+    """Light moves a die's colour beyond any one reach; the gate drops only what is nearer the
+    colours seen on boxes that were no die."""
+    red, wood = lab(np.array([40, 40, 190], np.float32)).tolist(), lab(np.array([60, 110, 150], np.float32)).tolist()
+    gated = DiceProfile("x", None, {"red": red}, colour_gate=True, on_dice=[red], off_dice=[wood])
+    dim_red = np.array([35, 30, 120], np.float32)  # the same die in the shade: beyond reach of "red"
+    assert gated.taught_colour(dim_red) is None and gated.admits(dim_red)
+    assert not gated.admits(np.array([58, 105, 140], np.float32))  # the cloth
+    # a profile taught before it kept those colours drops every box beyond reach
+    assert not DiceProfile("x", None, {"red": red}, colour_gate=True).admits(dim_red)
 
 
 def _sure_photo(values: list[int], shown: int, said: list[int] | None = None) -> Seen:

@@ -23,9 +23,12 @@ from vision.detector.color import name_color
 from vision.detector.taught_boxes import ScoreHead
 from vision.detector.value_rule import SHIPPED_RULE, ValueRule
 
-PROFILE_FORMAT = 3
-READABLE_FORMATS = (1, 2, 3)  # format 1 had no value rule (it reads with the shipped one), 2 no detector score
+PROFILE_FORMAT = 4
+# format 1 had no value rule (it reads with the shipped one), 2 no detector score, 3 no colours
+# seen on dice and off them (its gate drops every box beyond reach of a taught colour)
+READABLE_FORMATS = (1, 2, 3, 4)
 COLOUR_REACH = 30.0  # Lab distance beyond which a taught colour does not name a die
+MAX_GATE_SAMPLES = 256  # colours kept of each kind (on dice, off them): a profile stays small
 
 
 class ProfileError(ValueError):
@@ -50,6 +53,10 @@ class DiceProfile:
     rule: ValueRule = SHIPPED_RULE
     colour_gate: bool = False  # every die of the set has a taught colour: drop boxes of no such colour
     score_head: ScoreHead | None = None  # taught detector score: boxes where the shipped detector found none
+    # Lab colours measured while teaching on the labelled dice and on boxes that were no die;
+    # both empty in a profile of format 3 or older
+    on_dice: list[list[float]] = field(default_factory=list)
+    off_dice: list[list[float]] = field(default_factory=list)
 
     def logits(self, features: np.ndarray, base: np.ndarray) -> np.ndarray:
         if self.head is None:
@@ -66,8 +73,20 @@ class DiceProfile:
         return names[int(d.argmin())] if d.min() <= COLOUR_REACH else None
 
     def admits(self, bgr: np.ndarray | None) -> bool:
-        """False for a box whose colour is none of the set's, when the profile gates by colour."""
-        return not self.colour_gate or self.taught_colour(bgr) is not None
+        """False for a box whose colour is none of the set's, when the profile gates by colour:
+        beyond reach of every taught colour, and (in a profile that kept the colours it saw)
+        nearer a colour seen on a box that was no die than any seen on a die. Light moves a
+        die's measured colour further than any one reach allows (a mint set: 8% of its dice
+        beyond 30 on photos it was not taught on), while what the gate is for, the cloth and
+        clutter that pass for dice, sits nearer the colours seen off the dice."""
+        if not self.colour_gate or self.taught_colour(bgr) is not None:
+            return True
+        if bgr is None or not (self.on_dice or self.off_dice):
+            return False
+        x = lab(bgr)
+        near_die = np.linalg.norm(np.array(self.on_dice) - x, axis=1).min() if self.on_dice else np.inf
+        near_off = np.linalg.norm(np.array(self.off_dice) - x, axis=1).min() if self.off_dice else np.inf
+        return bool(near_die <= near_off)
 
     def colour_name(self, bgr: np.ndarray | None) -> str:
         """The nearest taught colour within reach, else the generic name ("unknown": no colour)."""
@@ -80,7 +99,7 @@ class DiceProfile:
                 "head": None if self.head is None else {"W": np.round(self.head[0], 6).tolist(),
                                                         "b": np.round(self.head[1], 6).tolist()},
                 "colours": self.colours, "conf": self.conf, "rule": self.rule.to_json(),
-                "colour_gate": self.colour_gate,
+                "colour_gate": self.colour_gate, "on_dice": self.on_dice, "off_dice": self.off_dice,
                 "detector_score": None if self.score_head is None else self.score_head.to_json(),
                 "report": self.report}
 
@@ -122,8 +141,12 @@ def load_profile(path: str | Path, model_sha: str, detector_sha: str | None = No
         if rule.override is not None and not 0.0 < rule.override <= 1.0:
             raise ProfileError(f"{p}: the value rule's override must be in (0, 1], not {rule.override}")
         score = None if d.get("detector_score") is None else ScoreHead.from_json(d["detector_score"])
+        seen = {k: [[float(x) for x in c] for c in (d.get(k) or [])][:MAX_GATE_SAMPLES] for k in ("on_dice", "off_dice")}
+        if any(len(c) != 3 for v in seen.values() for c in v):
+            raise ProfileError(f"{p}: a colour seen while teaching is not three numbers (L, a, b)")
         prof = DiceProfile(str(d["model_sha"]), head, colours, float(conf) if conf is not None else None,
-                           d.get("report") or {}, rule, bool(d.get("colour_gate", False)), score)
+                           d.get("report") or {}, rule, bool(d.get("colour_gate", False)), score,
+                           seen["on_dice"], seen["off_dice"])
     except ProfileError:
         raise
     except (ValueError, KeyError, TypeError, AttributeError) as e:
