@@ -498,7 +498,8 @@ def learned_words(report: dict) -> str:
                      "missed pips on some of your dice)")
     if report.get("colour_gate"):
         names = ", ".join(report.get("colour_names") or [])
-        parts.append(f"boxes of none of your dice's colours ({names}) are ignored: teach every colour you play with")
+        parts.append(f"boxes of none of your dice's colours ({names}) that look like what was no die on your photos "
+                     "are ignored: teach every colour you play with")
     if report.get("detector") == "taught":
         parts.append("dice are also looked for where the camera's detector saw none, with its score taught on your dice")
     if report.get("conf") not in (None, DEFAULT_CONF):
