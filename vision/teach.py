@@ -57,8 +57,10 @@ CONF_CHOICES = (LOW_CONF, 0.1, 0.15, DEFAULT_CONF)
 # for dice whose pips the counter reads right on some dice and wrong on others, "alone" lost
 # the agreeing dice the classifier was less sure of (big dice of a new set, models/eval/teach.json).
 CERTAINTIES = (0.5, 0.6, 0.7, 0.8, 0.9)
-RULE_CHOICES = (SHIPPED_RULE, STRICT_RULE, *(ValueRule(False, t) for t in CERTAINTIES),
-                *(ValueRule(True, t, t) for t in CERTAINTIES if t < OVERRIDE))
+# Each rule that checks pips comes twice: a count of more pips overruled at OVERRIDE (side faces'
+# pips, which real webcam dice show) or never (dice the classifier misreads when tilted).
+RULE_CHOICES = (SHIPPED_RULE, ValueRule(more=None), STRICT_RULE, *(ValueRule(False, t) for t in CERTAINTIES),
+                *(ValueRule(True, t, t, m) for t in CERTAINTIES if t < OVERRIDE for m in (OVERRIDE, None)))
 WRONG_COST = 5  # right answers a wrong one costs when choosing: unsure beats a guess
 MIN_PER_VALUE = 2  # labelled dice of each value 1..6 before the value layer is refitted
 COLOUR_WORD = re.compile(r"^[a-z][a-z-]{0,19}$")
@@ -384,7 +386,8 @@ class Choice:
         never = 2.0  # no override: the pip counter always vetoes
         gate = 0 if not self.gate else 1 if gated == 0 else -1
         return (self.conf, self.rule.pip_check, self.rule.sure,
-                never if self.rule.override is None else self.rule.override, gate, not self.taught_head,
+                never if self.rule.override is None else self.rule.override,
+                never if self.rule.more is None else self.rule.more, gate, not self.taught_head,
                 not self.taught_boxes)
 
 
@@ -496,6 +499,9 @@ def learned_words(report: dict) -> str:
         parts.append(f"a value is read by the classifier when it is at least {round(rule['override'] * 100)}% sure and "
                      "the pip counter finds fewer pips, or less sure where the pip counter agrees (the pip counter "
                      "missed pips on some of your dice)")
+    if rule and rule.get("pip_check") and rule.get("override") is not None and rule.get("more", OVERRIDE) is None:
+        parts.append("where the pip counter finds more pips than the classifier reads, the die is unsure (the "
+                     "classifier surely misread some of your dice)")
     if report.get("colour_gate"):
         names = ", ".join(report.get("colour_names") or [])
         parts.append(f"boxes of none of your dice's colours ({names}) that look like what was no die on your photos "

@@ -59,6 +59,9 @@ def test_a_taught_override_is_lower_only_where_the_counter_finds_fewer_pips():
     assert decide(_probs(1, 0.999), 2, ValueRule(override=0.98)) == 1  # a stricter one stays stricter
     assert decide(_probs(1, 0.97), 2, ValueRule(override=0.98)) is None
     assert decide(_probs(1, 0.999), 2, STRICT_RULE) is None
+    never_more = ValueRule(pip_check=True, sure=0.6, override=0.6, more=None)
+    assert decide(_probs(1, 0.999), 2, never_more) is None  # a count of more pips always vetoes
+    assert decide(_probs(4, 0.7), 3, never_more) == 4       # one of fewer still only below 0.6
 
 
 def test_a_taught_rule_without_the_pip_check_lets_the_classifier_answer_alone():

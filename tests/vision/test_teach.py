@@ -8,7 +8,7 @@ import pytest
 
 from vision.detector.pips import PipCount
 from vision.detector.profile import DiceProfile, ProfileError, lab, load_profile
-from vision.detector.value_rule import SHIPPED_RULE, STRICT_RULE, ValueRule, decide
+from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, STRICT_RULE, ValueRule, decide
 from vision.detector.die_crop import wide_crop
 from vision.detector.taught_boxes import TeachingAnchors
 from vision.teach import (Photo, TaughtDie, TeachError, Seen, fit_head, learn, learned_words, parse_label_line,
@@ -131,6 +131,10 @@ def test_profile_keeps_its_value_rule_and_colour_gate_and_reads_the_first_format
                                                                                  "override": 7}}))
     with pytest.raises(ProfileError, match="override"):
         load_profile(tmp_path / "bad.json", "abc123")
+    # a format-3 rule saved before "more" existed needs the shipped certainty against more pips
+    (tmp_path / "v3.json").write_text(json.dumps({**old, "format": 3, "rule": {"pip_check": True, "sure": 0.6,
+                                                                                "override": 0.6}}))
+    assert load_profile(tmp_path / "v3.json", "abc123").rule == ValueRule(True, 0.6, 0.6, OVERRIDE)
 
 
 def test_the_colour_gate_drops_boxes_of_no_taught_colour():
@@ -199,6 +203,28 @@ def test_learning_brings_back_the_pip_veto_where_the_classifier_is_surely_wrong(
     assert prof.rule == STRICT_RULE and prof.report["held_out_after"]["wrong"] == 0
     assert prof.report["held_out_after"]["right"] == prof.report["held_out_before"]["right"] == 48
     assert "always makes a die unsure" in learned_words(prof.report)
+
+
+def test_learning_stops_the_classifier_overruling_a_count_of_more_pips_where_that_was_wrong(tmp_path):
+    """Tilted twos read as ones, 97% surely, where the pip counter rightly counts two: above the
+    override a count of more pips needs, so only a rule where more pips always veto stops them;
+    the faint pips the counter misses on the other dice still let a taught 0.6 read those."""
+    rng = np.random.default_rng(4)
+    values = [2, 3, 4] * 6
+    said = [1 if v == 2 else v for v in values]
+    pips = [2 if v == 2 else v - 1 for v in values]  # right on the twos, one short on the rest
+    seen = []
+    for _ in range(4):
+        s = _seen_photo(values, said, 0.75, rng, pips=pips)
+        s.logits[0::3] = np.log(np.where(np.eye(7)[1] > 0, 0.97, 0.03 / 6)).astype(np.float32)
+        seen.append(s)
+    prof = learn(seen, "x", lambda f, m: None, 0.0)
+    assert prof.report["held_out_before"]["wrong"] == 24  # the shipped 0.95 lets every tilted two through
+    assert prof.report["held_out_after"]["wrong"] == 0 and prof.report["held_out_after"]["right"] == 48
+    assert prof.rule.more is None and prof.rule.override is not None and prof.rule.override <= 0.75
+    assert "finds more pips than the classifier reads" in learned_words(prof.report)
+    back = load_profile(prof.save(tmp_path / "p.json"), "x")
+    assert back.rule == prof.rule
 
 
 def test_learning_keeps_the_shipped_reader_when_answering_alone_would_be_wrong():

@@ -21,7 +21,7 @@ import numpy as np
 
 from vision.detector.color import name_color
 from vision.detector.taught_boxes import ScoreHead
-from vision.detector.value_rule import SHIPPED_RULE, ValueRule
+from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, ValueRule
 
 PROFILE_FORMAT = 4
 # format 1 had no value rule (it reads with the shipped one), 2 no detector score, 3 no colours
@@ -134,12 +134,16 @@ def load_profile(path: str | Path, model_sha: str, detector_sha: str | None = No
         conf = d.get("conf")
         r = d.get("rule")
         # A rule saved before "override" existed let every differing pip count veto.
+        # ... and one saved before "more" existed needed OVERRIDE where the counter finds more pips.
         rule = SHIPPED_RULE if r is None else ValueRule(
-            bool(r["pip_check"]), float(r["sure"]), None if r.get("override") is None else float(r["override"]))
+            bool(r["pip_check"]), float(r["sure"]), None if r.get("override") is None else float(r["override"]),
+            None if r.get("more", OVERRIDE) is None else float(r.get("more", OVERRIDE)))
         if not 0.0 < rule.sure <= 1.0:
             raise ProfileError(f"{p}: the value rule's certainty must be in (0, 1], not {rule.sure}")
         if rule.override is not None and not 0.0 < rule.override <= 1.0:
             raise ProfileError(f"{p}: the value rule's override must be in (0, 1], not {rule.override}")
+        if rule.more is not None and not 0.0 < rule.more <= 1.0:
+            raise ProfileError(f"{p}: the value rule's certainty against more pips must be in (0, 1], not {rule.more}")
         score = None if d.get("detector_score") is None else ScoreHead.from_json(d["detector_score"])
         seen = {k: [[float(x) for x in c] for c in (d.get(k) or [])][:MAX_GATE_SAMPLES] for k in ("on_dice", "off_dice")}
         if any(len(c) != 3 for v in seen.values() for c in v):
