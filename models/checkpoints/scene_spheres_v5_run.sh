@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# 2026-12-05 (stop 34): scene sphere detector v5, run with HOURS=0.75 (6 epochs; scene_spheres_v5.pt,
-# not shipped: go on from it with START=models/checkpoints/scene_spheres_v5.pt), from the shipped
+# 2026-12-05 (stop 34): scene sphere detector v5, run with HOURS=0.75 (6 epochs), then again with
+# START=models/checkpoints/scene_spheres_v5.pt HOURS=1.75 (7 more, stop 35; scene_spheres_v5.pt is
+# that one, results in scene_spheres_v5_results_part2.csv; not shipped, MODEL_CARD.md), from the shipped
 # scene_spheres_v3.pt (START to change it; v4, a longer run on v3's data, read the test look
 # worse and is not kept), on the third look's 1,100 scenes (seed 13) plus 1,100
 # of the fourth look (seed 14: rings, painted and hammered solids, flat clutter on the cloth, a
