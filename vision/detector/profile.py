@@ -41,6 +41,11 @@ def lab(bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(np.shape(bgr))
 
 
+def _nearest(points: list[list[float]], x: np.ndarray) -> float:
+    """The Lab distance from x to the nearest of the points (infinite when there are none)."""
+    return float(np.linalg.norm(np.array(points) - x, axis=1).min()) if points else float("inf")
+
+
 @dataclass
 class DiceProfile:
     """What was taught. head: (W 7x64, b 7) or None when the taught head did not help."""
@@ -84,9 +89,7 @@ class DiceProfile:
         if bgr is None or not (self.on_dice or self.off_dice):
             return False
         x = lab(bgr)
-        near_die = np.linalg.norm(np.array(self.on_dice) - x, axis=1).min() if self.on_dice else np.inf
-        near_off = np.linalg.norm(np.array(self.off_dice) - x, axis=1).min() if self.off_dice else np.inf
-        return bool(near_die <= near_off)
+        return _nearest(self.on_dice, x) <= _nearest(self.off_dice, x)
 
     def colour_name(self, bgr: np.ndarray | None) -> str:
         """The nearest taught colour within reach, else the generic name ("unknown": no colour)."""
@@ -135,9 +138,10 @@ def load_profile(path: str | Path, model_sha: str, detector_sha: str | None = No
         r = d.get("rule")
         # A rule saved before "override" existed let every differing pip count veto.
         # ... and one saved before "more" existed needed OVERRIDE where the counter finds more pips.
+        more = None if r is None else r.get("more", OVERRIDE)
         rule = SHIPPED_RULE if r is None else ValueRule(
             bool(r["pip_check"]), float(r["sure"]), None if r.get("override") is None else float(r["override"]),
-            None if r.get("more", OVERRIDE) is None else float(r.get("more", OVERRIDE)))
+            None if more is None else float(more))
         if not 0.0 < rule.sure <= 1.0:
             raise ProfileError(f"{p}: the value rule's certainty must be in (0, 1], not {rule.sure}")
         if rule.override is not None and not 0.0 < rule.override <= 1.0:
