@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -44,7 +44,7 @@ from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
 from vision.detector.taught_boxes import (LOW_CONF, ScoreHead, TeachingAnchors, added_boxes, detect_taught, fit_score_head,
                                           shipped_and_anchors)
-from vision.detector.value_rule import NOT_A_DIE, OVERRIDE, SHIPPED_RULE, STRICT_RULE, ValueRule, decide, is_die
+from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, STRICT_RULE, ValueRule, decide, is_die
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 MAX_PHOTOS = 100
@@ -57,19 +57,10 @@ CONF_CHOICES = (LOW_CONF, 0.1, 0.15, DEFAULT_CONF)
 # for dice whose pips the counter reads right on some dice and wrong on others, "alone" lost
 # the agreeing dice the classifier was less sure of (big dice of a new set, models/eval/teach.json).
 CERTAINTIES = (0.5, 0.6, 0.7, 0.8, 0.9)
-# Rules where the pip count decides wherever the classifier gives it at least this probability:
-# for a set whose pips the counter reads right and the classifier misreads (the charcoal set's
-# tilted twos read as ones, 95-99% surely, the counter rightly counting two).
-PIPS_DECIDE = (0.01, 0.1)
 # Each rule that checks pips comes twice: a count of more pips overruled at OVERRIDE (side faces'
 # pips, which real webcam dice show) or never (dice the classifier misreads when tilted).
 RULE_CHOICES = (SHIPPED_RULE, ValueRule(more=None), STRICT_RULE, *(ValueRule(False, t) for t in CERTAINTIES),
-                *(ValueRule(True, t, t, m) for t in CERTAINTIES if t < OVERRIDE for m in (OVERRIDE, None)),
-                *(ValueRule(pips_decide=t) for t in PIPS_DECIDE))
-# How surely the classifier must call a box "no die" to drop it, a choice for each rule above: a
-# layer taught on the user's photos learns what was no die there (a checked cloth's squares),
-# yet calls such a box "no die" less surely than the shipped cut asks.
-NO_DIE_CUTS = (NOT_A_DIE, 0.3, 0.15)
+                *(ValueRule(True, t, t, m) for t in CERTAINTIES if t < OVERRIDE for m in (OVERRIDE, None)))
 WRONG_COST = 5  # right answers a wrong one costs when choosing: unsure beats a guess
 MIN_PER_VALUE = 2  # labelled dice of each value 1..6 before the value layer is refitted
 COLOUR_WORD = re.compile(r"^[a-z][a-z-]{0,19}$")
@@ -305,7 +296,7 @@ def read_seen(s: Seen, probs: np.ndarray, wide: np.ndarray | None, conf: float, 
     """Score one photo as the reader would read it with these probabilities (and those of its
     wider look), threshold, value rule, colour names and colour gate."""
     score.labels += len(s.labels)
-    boxed = [i for i in np.nonzero(s.scores >= conf)[0] if is_die(probs[i], rule)]
+    boxed = [i for i in np.nonzero(s.scores >= conf)[0] if is_die(probs[i])]
     kept = [i for i in boxed if prof.admits(s.colours[i])]
     let_in = {s.match[i] for i in kept}
     score.gated += len({s.match[i] for i in boxed if s.match[i] >= 0 and s.match[i] not in let_in})
@@ -436,8 +427,7 @@ def learn(seen: list[Seen], digest: str, say: Progress, t0: float,
     gates = (False, True) if all(d.colour for s in seen for d in s.labels) else (False,)
     heads = (False, True) if covers_values(seen) else (False,)
     boxes = (False, True) if taught_view is not None and all(s.anchors is not None for s in seen) else (False,)
-    rules = [replace(r, no_die=cut) for r in RULE_CHOICES for cut in NO_DIE_CUTS]
-    after = {Choice(c, r, g, h, t): Score() for c in CONF_CHOICES for r in rules for g in gates for h in heads
+    after = {Choice(c, r, g, h, t): Score() for c in CONF_CHOICES for r in RULE_CHOICES for g in gates for h in heads
              for t in boxes}
     for k, s in enumerate(seen):
         say(0.6 + 0.35 * k / len(seen), f"held-out check {k + 1}/{len(seen)}")
@@ -458,16 +448,12 @@ def learn(seen: list[Seen], digest: str, say: Progress, t0: float,
             read_seen(v.seen, v.probs[ch.taught_head], v.wide[ch.taught_head], ch.conf, ch.rule, reading[ch.gate], score)
     # Never worse: only a choice that reads no fewer held-out dice right and no more wrong, and
     # one of them better; among those the most right, a wrong answer costing WRONG_COST right
-    # ones; ties go to the shipped "no die" cut and to a pip count that does not decide, then to
-    # the cautious end. What a new kind of choice offers must read better to be taken: on a tie
-    # it may only have made a stricter rule look as good (a choice of growing the pip counter's
-    # box, measured and dropped, took a tie on the ten real photos with the most dice, and the
-    # other 76 photos read 98.5% -> 94.2%); a lower cut may drop dice that were unsure anyway.
+    # ones; ties go to the cautious end.
     b = before
     fine = [ch for ch, a in after.items() if a.right >= b.right and a.wrong <= b.wrong
             and (a.right, a.wrong) != (b.right, b.wrong)]
-    best = max(fine, key=lambda ch: (after[ch].right - WRONG_COST * after[ch].wrong, ch.rule.no_die == NOT_A_DIE,
-                                     ch.rule.pips_decide is None, ch.caution(after[ch].gated)), default=None)
+    best = max(fine, key=lambda ch: (after[ch].right - WRONG_COST * after[ch].wrong, ch.caution(after[ch].gated)),
+               default=None)
     improved = best is not None
     a = after[best] if improved else after[Choice()]
     colours = _colour_table(seen) if a.colour_right >= b.colour_right else {}
@@ -513,9 +499,6 @@ def learned_words(report: dict) -> str:
         parts.append(f"a value is read by the classifier when it is at least {round(rule['override'] * 100)}% sure and "
                      "the pip counter finds fewer pips, or less sure where the pip counter agrees (the pip counter "
                      "missed pips on some of your dice)")
-    if rule and rule.get("pips_decide") is not None:
-        parts.append(f"the pip count is the value wherever the classifier gives it at least "
-                     f"{round(rule['pips_decide'] * 100)}% (the counter read your dice where the classifier did not)")
     if rule and rule.get("pip_check") and rule.get("override") is not None and rule.get("more", OVERRIDE) is None:
         parts.append("where the pip counter finds more pips than the classifier reads, the die is unsure (the "
                      "classifier surely misread some of your dice)")
@@ -525,9 +508,6 @@ def learned_words(report: dict) -> str:
                      "are ignored: teach every colour you play with")
     if report.get("detector") == "taught":
         parts.append("dice are also looked for where the camera's detector saw none, with its score taught on your dice")
-    if rule and rule.get("no_die", NOT_A_DIE) != NOT_A_DIE:
-        parts.append(f"a box the classifier calls \"no die\" at least {round(rule['no_die'] * 100)}% surely is "
-                     "ignored (what was no die on your photos)")
     if report.get("conf") not in (None, DEFAULT_CONF):
         parts.append(f"dice found down to a detector score of {report['conf']}")
     return "; ".join(parts)

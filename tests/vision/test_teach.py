@@ -8,7 +8,7 @@ import pytest
 
 from vision.detector.pips import PipCount
 from vision.detector.profile import DiceProfile, ProfileError, lab, load_profile
-from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, STRICT_RULE, ValueRule, decide, is_die
+from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, STRICT_RULE, ValueRule, decide
 from vision.detector.die_crop import wide_crop
 from vision.detector.taught_boxes import TeachingAnchors
 from vision.teach import (Photo, TaughtDie, TeachError, Seen, fit_head, learn, learned_words, parse_label_line,
@@ -225,61 +225,6 @@ def test_learning_stops_the_classifier_overruling_a_count_of_more_pips_where_tha
     assert "finds more pips than the classifier reads" in learned_words(prof.report)
     back = load_profile(prof.save(tmp_path / "p.json"), "x")
     assert back.rule == prof.rule
-
-
-def test_learning_lowers_the_no_die_cut_where_boxes_on_no_die_were_read_as_dice(tmp_path):
-    """Each photo: 18 dice read right 75% surely, the pip counter agreeing, and a box on the cloth
-    that the classifier reads as a 4, 70% sure, with a 25% "no die" (the counter agreeing: a check
-    square's corners). The shipped cut (50%) keeps it, a sure wrong answer, and no value rule
-    tells it from the dice; a lower cut drops it and no die."""
-    rng = np.random.default_rng(6)
-    seen = []
-    for _ in range(4):
-        s = _seen_photo([1, 2, 3] * 6, [1, 2, 3] * 6, 0.75, rng, pips=[1, 2, 3] * 6)
-        s.boxes.append((760.0, 0.0, 790.0, 30.0))
-        s.scores = np.append(s.scores, np.float32(0.9))
-        s.logits = np.concatenate([s.logits, np.log(np.array([[0.25, 0.01, 0.01, 0.01, 0.7, 0.01, 0.01]], np.float32))])
-        s.features = np.concatenate([s.features, rng.normal(0, 1, (1, 64)).astype(np.float32)])
-        s.pips.append(PipCount(4))
-        s.colours.append(None)
-        s.match.append(-1)
-        seen.append(s)
-    prof = learn(seen, "x", lambda f, m: None, 0.0)
-    assert prof.report["held_out_before"]["wrong"] == 4 and prof.report["held_out_before"]["right"] == 72
-    assert prof.report["held_out_after"]["wrong"] == 0 and prof.report["held_out_after"]["right"] == 72
-    assert prof.rule.no_die <= 0.25 and prof.rule.pip_check
-    assert "no die" in learned_words(prof.report)
-    assert load_profile(prof.save(tmp_path / "p.json"), "x").rule == prof.rule
-    probs = np.array([0.25, 0.01, 0.01, 0.01, 0.7, 0.01, 0.01], np.float32)
-    assert is_die(probs) and not is_die(probs, prof.rule)
-
-
-def test_learning_lets_the_pip_count_decide_where_it_reads_the_dice_the_classifier_misreads(tmp_path):
-    """Every 2 read as a 1, 96% surely, in both looks (a tilted two's pips far apart), the pip
-    counter right on every die: the strict rule leaves the twos unsure, the count reads them."""
-    rng = np.random.default_rng(7)
-    values = [2, 3, 4] * 6
-    seen = []
-    for _ in range(4):
-        s = _seen_photo(values, values, 0.9, rng, pips=values)
-        probs = np.full((1, 7), 0.01 / 5, np.float32)
-        probs[0, 1], probs[0, 2], probs[0, 0] = 0.96, 0.03, 0.01 / 5
-        s.logits[0::3] = np.log(probs)
-        s.wide_logits, s.wide_features = s.logits.copy(), s.features.copy()
-        seen.append(s)
-    prof = learn(seen, "x", lambda f, m: None, 0.0)
-    assert prof.report["held_out_before"]["wrong"] == 24
-    assert prof.report["held_out_after"]["right"] == 72 and prof.report["held_out_after"]["wrong"] == 0
-    assert prof.rule.pips_decide is not None and prof.rule.pips_decide <= 0.03
-    assert "the pip count is the value" in learned_words(prof.report)
-    assert load_profile(prof.save(tmp_path / "p.json"), "x").rule == prof.rule
-    # a wider look that reads a third value still vetoes: the box may be on part of a die
-    wide = np.full(7, 0.01, np.float32)
-    wide[6] = 0.94
-    assert decide(np.exp(seen[0].logits[0]), 2, prof.rule) == 2 and decide(np.exp(seen[0].logits[0]), 2, prof.rule, wide) is None
-    assert decide(np.exp(seen[0].logits[0]), 2, prof.rule, np.exp(seen[0].logits[0])) == 2
-    # a count that may be short does not decide: the rest of the rule answers (0.96 overrules it)
-    assert decide(np.exp(seen[0].logits[0]), 2, prof.rule, pip_short=True) == 1
 
 
 def test_learning_keeps_the_shipped_reader_when_answering_alone_would_be_wrong():

@@ -135,10 +135,10 @@ def read_boxes(frame: np.ndarray, dets: list[Detection], model: DieValueModel | 
         pip = pips.count
         crop_v = int(np.argmax(p[1:])) + 1 if model is not None else None
         if model is not None:
-            rule = profile.rule if profile is not None else SHIPPED_RULE
-            if not is_die(p, rule):
+            if not is_die(p):
                 continue
-            value: int | None = decide(p, pip, rule, None if wide is None else wide[i], pips.short)
+            value: int | None = decide(p, pip, profile.rule if profile is not None else SHIPPED_RULE,
+                                       None if wide is None else wide[i], pips.short)
         else:
             value = net
             if pip is not None and (value_source in ("pips", "reader") or (value_source == "auto" and d.score < 0.6)):

@@ -3,10 +3,9 @@
 A profile holds (1) a new last layer for the value classifier, fitted on the features of the
 user's own die crops, (2) the measured colour of each colour the user named, (3) the detection
 threshold, (4) the value rule (whether the pip counter may veto, how sure the classifier must be
-alone, how surely it must call a box "no die" to drop it, whether the pip count decides), (5)
-whether boxes of none of the named colours are dropped and (6) a taught correction of the
-detector's die score that adds boxes where the shipped detector found none (`taught_boxes`),
-each kept only where it read the user's held-out photos better. It is tied to
+alone), (5) whether boxes of none of the named colours are dropped and (6) a taught correction
+of the detector's die score that adds boxes where the shipped detector found none
+(`taught_boxes`), each kept only where it read the user's held-out photos better. It is tied to
 the value model it was taught on (its SHA-256; a taught detector score also to the detector's):
 a profile taught on another model is refused with a clear error, and the shipped model files
 are never changed. JSON, about 12 kB with a taught layer, 3 kB more with a detector score.
@@ -22,13 +21,12 @@ import numpy as np
 
 from vision.detector.color import name_color
 from vision.detector.taught_boxes import ScoreHead
-from vision.detector.value_rule import NOT_A_DIE, OVERRIDE, SHIPPED_RULE, ValueRule
+from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, ValueRule
 
-PROFILE_FORMAT = 5
+PROFILE_FORMAT = 4
 # format 1 had no value rule (it reads with the shipped one), 2 no detector score, 3 no colours
-# seen on dice and off them (its gate drops every box beyond reach of a taught colour), 4 no
-# "no die" cut or deciding pip count in its rule (it reads with the shipped ones)
-READABLE_FORMATS = (1, 2, 3, 4, 5)
+# seen on dice and off them (its gate drops every box beyond reach of a taught colour)
+READABLE_FORMATS = (1, 2, 3, 4)
 COLOUR_REACH = 30.0  # Lab distance beyond which a taught colour does not name a die
 MAX_GATE_SAMPLES = 256  # colours kept of each kind (on dice, off them): a profile stays small
 
@@ -143,16 +141,11 @@ def load_profile(path: str | Path, model_sha: str, detector_sha: str | None = No
         more = None if r is None else r.get("more", OVERRIDE)
         rule = SHIPPED_RULE if r is None else ValueRule(
             bool(r["pip_check"]), float(r["sure"]), None if r.get("override") is None else float(r["override"]),
-            None if more is None else float(more), float(r.get("no_die", NOT_A_DIE)),
-            None if r.get("pips_decide") is None else float(r["pips_decide"]))
+            None if more is None else float(more))
         if not 0.0 < rule.sure <= 1.0:
             raise ProfileError(f"{p}: the value rule's certainty must be in (0, 1], not {rule.sure}")
         if rule.override is not None and not 0.0 < rule.override <= 1.0:
             raise ProfileError(f"{p}: the value rule's override must be in (0, 1], not {rule.override}")
-        if rule.pips_decide is not None and not 0.0 <= rule.pips_decide <= 1.0:
-            raise ProfileError(f"{p}: the certainty for the pip count to decide must be in [0, 1], not {rule.pips_decide}")
-        if not 0.0 < rule.no_die <= 1.0:
-            raise ProfileError(f"{p}: the value rule's 'no die' cut must be in (0, 1], not {rule.no_die}")
         if rule.more is not None and not 0.0 < rule.more <= 1.0:
             raise ProfileError(f"{p}: the value rule's certainty against more pips must be in (0, 1], not {rule.more}")
         score = None if d.get("detector_score") is None else ScoreHead.from_json(d["detector_score"])

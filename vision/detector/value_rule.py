@@ -31,21 +31,15 @@ class ValueRule:
     `override` sure (None: never; a count of *more* pips than the classifier reads needs at least
     `more` as well, None: never, see `override_for`), and one that agrees needs only AGREE;
     without it the classifier alone answers. sure: the classifier's probability needed when it
-    answers alone. no_die: a box the classifier calls "no die" at least this surely is dropped.
-    pips_decide: a count the counter is sure of (not short) is the answer wherever the classifier
-    gives that value at least this probability (None: the counter only confirms or vetoes); only
-    teaching chooses it, for a set whose pips the counter reads and the classifier does not."""
+    answers alone."""
 
     pip_check: bool = True
     sure: float = SURE
     override: float | None = OVERRIDE
     more: float | None = OVERRIDE
-    no_die: float = NOT_A_DIE
-    pips_decide: float | None = None
 
     def to_json(self) -> dict:
-        return {"pip_check": self.pip_check, "sure": self.sure, "override": self.override, "more": self.more,
-                "no_die": self.no_die, "pips_decide": self.pips_decide}
+        return {"pip_check": self.pip_check, "sure": self.sure, "override": self.override, "more": self.more}
 
     def override_for(self, value: int, pip: int) -> float | None:
         """The certainty the classifier needs to overrule a pip count that differs (None: it never
@@ -68,9 +62,9 @@ SHIPPED_RULE = ValueRule()
 STRICT_RULE = ValueRule(override=None)
 
 
-def is_die(probs: np.ndarray, rule: ValueRule = SHIPPED_RULE) -> bool:
-    """False when the classifier calls the box "no die" surely enough (the rule's `no_die`) to drop it."""
-    return bool(probs[NO_DIE] < rule.no_die)
+def is_die(probs: np.ndarray) -> bool:
+    """False when the classifier calls the box "no die" surely enough to drop it."""
+    return bool(probs[NO_DIE] < NOT_A_DIE)
 
 
 def decide(probs: np.ndarray, pip: int | None, rule: ValueRule = SHIPPED_RULE,
@@ -91,11 +85,6 @@ def decide(probs: np.ndarray, pip: int | None, rule: ValueRule = SHIPPED_RULE,
     # ones on the train split.
     if pip is not None and pip_short and pip < v:
         pip = None
-    if pip is not None and not pip_short and rule.pips_decide is not None and float(probs[pip]) >= rule.pips_decide:
-        # The wider look still vetoes a box on part of a die, but not by repeating the
-        # classifier's own reading: that is the misreading the counter decides against.
-        other = None if wide is None else int(np.argmax(wide[1:])) + 1
-        return None if other != v and wide is not None and wide_disagrees(wide, pip) else pip
     if pip is None or not rule.pip_check:
         value = v if p >= rule.sure else None
     elif pip == v:
