@@ -3,12 +3,13 @@ and the pip counter agree (unsure is None, never a guess)."""
 import numpy as np
 import pytest
 
-from vision.detector.dice import read_dice
+from vision.detector.dice import DieReading, read_dice
 from vision.detector.die_crop import CROP_SIZE, crops_blob, square_crop
 from vision.detector.model import Detection
 from vision.detector.profile import DiceProfile, lab
 from vision.detector.slicing import detect_sliced, merge, tiles
 from vision.detector.value_rule import AGREE, OVERRIDE, STRICT_RULE, SURE, WIDE_OTHER, ValueRule, decide, wide_disagrees
+from vision.training.reader_eval import ReaderTally
 
 
 def _probs(value: int, p: float) -> np.ndarray:
@@ -184,3 +185,24 @@ def test_a_count_that_may_be_short_does_not_veto_a_larger_value():
     assert decide(_probs(4, SURE - 0.05), 3, pip_short=True) is None    # then the classifier answers alone
     assert decide(_probs(4, SURE + 0.02), 5, pip_short=True) is None    # a count of more pips still vetoes
     assert decide(_probs(4, AGREE + 0.05), 4, pip_short=True) == 4      # and one that agrees still confirms
+
+
+def test_the_tally_says_why_each_die_was_not_read_right():
+    def reading(x: float, value, crop, pip) -> DieReading:
+        return DieReading(value, "red", (x, 0.0, x + 30, 30.0), 0.9, 0, pip, crop, 0.8)
+
+    labels = [((x, 0.0, x + 30, 30.0), v, None, 30.0) for x, v in zip(range(0, 280, 40), [1, 2, 3, 4, 5, 6, 2])]
+    t = ReaderTally()
+    t.add("p", [reading(0, 1, 1, 1),  # right
+                reading(40, 3, 3, 3),  # a sure 3 on a 2
+                reading(80, None, 2, 2),  # the classifier reads another value
+                reading(120, None, 4, None),  # no pip count
+                reading(160, None, 5, 5),  # agreeing, yet unsure
+                reading(200, None, 6, 5)],  # one pip short
+          labels)  # the last die has no reading
+    assert t.as_dict()["not_right_causes"] == {
+        "wrong: a sure other value": 1, "unsure: the classifier read another value": 1,
+        "unsure: no pip count, the classifier not sure enough alone": 1,
+        "unsure: the pip count agrees, the classifier not sure enough or the wider look disagrees": 1,
+        "unsure: the pip counter found fewer pips": 1, "missed: no reading on the die": 1}
+    assert t.as_dict()["recall"] == round(1 / 7, 4)

@@ -52,6 +52,7 @@ class ReaderTally:
     # the precision-recall curves per value class (vision.training.reader_pictures).
     scored: list = field(default_factory=list)
     per_value: dict = field(default_factory=lambda: defaultdict(int))  # labelled dice per value
+    causes: dict = field(default_factory=lambda: defaultdict(int))  # why a die was not read right (`cause`)
 
     def add(self, name: str, readings, labels: list[tuple[tuple, int, str | None, float]]) -> None:
         """labels: (box, value, colour or None, side in px)."""
@@ -92,6 +93,9 @@ class ReaderTally:
                 self.sure_right += 1
             elif r.value is not None:
                 self.mistakes.append((name, r.box, f"read {r.value}, is {value}", r.value))
+            if r.value != value:
+                self.causes[cause(r, value)] += 1
+        self.causes["missed: no reading on the die"] += used_any.count(False)
         self.found_any += sum(used_any)
         self.found_right += sum(used)
         for (lb, _, _, side), ok in zip(labels, used):
@@ -110,7 +114,22 @@ class ReaderTally:
                 "recall_by_size": {k: round(v[1] / max(v[0], 1), 4) for k, v in sorted(self.by_size.items())},
                 "dice_by_size": {k: v[0] for k, v in sorted(self.by_size.items())},
                 "value_confusion": {str(k): dict(v) for k, v in sorted(self.value_confusion.items())},
-                "colour_confusion": {k: dict(v) for k, v in sorted(self.colour_confusion.items())}}
+                "colour_confusion": {k: dict(v) for k, v in sorted(self.colour_confusion.items())},
+                "not_right_causes": dict(sorted(self.causes.items(), key=lambda kv: -kv[1]))}
+
+
+def cause(r, value: int) -> str:
+    """Why a reading on a die of `value` is not that value, as far as the reading tells (its
+    classifier's value and the pip count): the first of these that holds."""
+    if r.value is not None:
+        return "wrong: a sure other value"
+    if r.crop_value != value:
+        return "unsure: the classifier read another value"
+    if r.pip_value is None:
+        return "unsure: no pip count, the classifier not sure enough alone"
+    if r.pip_value == value:
+        return "unsure: the pip count agrees, the classifier not sure enough or the wider look disagrees"
+    return "unsure: the pip counter found fewer pips" if r.pip_value < value else "unsure: the pip counter found more pips"
 
 
 def eval_real(root: Path, split: str, det, **kw) -> ReaderTally:
