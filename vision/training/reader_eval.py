@@ -95,7 +95,8 @@ class ReaderTally:
                 self.mistakes.append((name, r.box, f"read {r.value}, is {value}", r.value))
             if r.value != value:
                 self.causes[cause(r, value)] += 1
-        self.causes["missed: no reading on the die"] += used_any.count(False)
+        if missed := used_any.count(False):
+            self.causes["missed: no reading on the die"] += missed
         self.found_any += sum(used_any)
         self.found_right += sum(used)
         for (lb, _, _, side), ok in zip(labels, used):
