@@ -33,7 +33,7 @@ import numpy as np
 from vision.detector.classes import DIE_CLASSES
 from vision.detector.color import face_colour, white_balance_gains
 from vision.detector.die_crop import box_crop, jitter_box, square_crop, wide_crop
-from vision.detector.die_values import DieValueModel, softmax
+from vision.detector.die_values import DieValueModel, softmax, symmetric_means, symmetries
 from vision.detector.geometry import centre_in_either
 from vision.detector.image_io import read_image
 from vision.detector.model import Detector
@@ -148,9 +148,15 @@ class Seen:
     train_x: np.ndarray = field(default_factory=lambda: np.zeros((0, 64), np.float32))
     train_y: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     train_logits: np.ndarray = field(default_factory=lambda: np.zeros((0, 7), np.float32))
+    # more of the shipped layer's inputs and outputs (each teaching crop's symmetries as they are)
+    layer_x: np.ndarray = field(default_factory=lambda: np.zeros((0, 64), np.float32))
+    layer_logits: np.ndarray = field(default_factory=lambda: np.zeros((0, 7), np.float32))
     # The reader's wider look at each detection (vision.detector.die_crop.wide_crop); None: not taken
     wide_logits: np.ndarray | None = None
     wide_features: np.ndarray | None = None
+    # The features as a taught layer reads them: each crop's eight symmetries' mean
+    sym_features: np.ndarray | None = None
+    sym_wide_features: np.ndarray | None = None
     # The detector's anchors for teaching its die score; None: the detector has no feature outputs
     anchors: TeachingAnchors | None = None
 
@@ -177,24 +183,20 @@ def _touches_die(box, labels: list[TaughtDie]) -> bool:
     return any(centre_in_either(box, lb.box) for lb in labels)
 
 
-def _dihedral(crop: np.ndarray) -> list[np.ndarray]:
-    out = []
-    for k in range(4):
-        r = np.rot90(crop, k)
-        out += [r, r[:, ::-1]]
-    return [np.ascontiguousarray(c) for c in out]
-
-
 def seen_boxes(frame: np.ndarray, boxes: list, scores: np.ndarray, labels: list[TaughtDie],
                model: DieValueModel) -> Seen:
     """Boxes of one photo as the reader reads them (each box and its wider look in one run of the
-    classifier, as read_boxes does; pip counts, colours), matched to the labelled dice."""
-    both_logits, both_feats = model.outputs([square_crop(frame, b) for b in boxes] + [wide_crop(frame, b) for b in boxes])
+    classifier, as read_boxes does; pip counts, colours), matched to the labelled dice; the
+    features also as a taught layer reads them (each crop's eight symmetries' mean)."""
+    crops = [square_crop(frame, b) for b in boxes] + [wide_crop(frame, b) for b in boxes]
+    both_logits, both_feats = model.outputs(crops)
+    _, sym_feats = model.outputs(crops, symmetric=True)
     n = len(boxes)
     gains = white_balance_gains(frame)
     return Seen(list(boxes), np.asarray(scores, np.float32), both_logits[:n], both_feats[:n],
                 [read_pips(box_crop(frame, b)) for b in boxes], [face_colour(frame, b, gains) for b in boxes],
-                _match(boxes, labels), labels, wide_logits=both_logits[n:], wide_features=both_feats[n:])
+                _match(boxes, labels), labels, wide_logits=both_logits[n:], wide_features=both_feats[n:],
+                sym_features=sym_feats[:n], sym_wide_features=sym_feats[n:])
 
 
 def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.Generator) -> Seen:
@@ -210,24 +212,28 @@ def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.G
     seen.anchors = taught_anchors
     boxes, match = seen.boxes, seen.match
     # Teaching crops: every labelled die, framed by its detection where one found it (as the
-    # reader will frame it) or by its label; detections away from every die are "no die".
+    # reader will frame it) or by its label; detections away from every die are "no die". Each
+    # is read as the mean of its eight symmetries, as a taught layer reads; the symmetries as
+    # they are also recover the shipped layer (base_head), however few the dice.
     crops, ys = [], []
     found = {j: boxes[i] for i, j in enumerate(match) if j >= 0}
     for j, lb in enumerate(photo.dice):
         base = found.get(j, lb.box)
         for k in range(2):
             box = base if k == 0 else jitter_box(rng, base)
-            crops += _dihedral(square_crop(frame, box))
-            ys += [lb.value] * 8
+            crops.append(square_crop(frame, box))
+            ys.append(lb.value)
         # The reader's wider look at the die must read the same value: taught on the user's dice,
         # it sees their neighbours and cloth, and a veto it casts is then about the box, not the look.
-        crops += _dihedral(wide_crop(frame, base))
-        ys += [lb.value] * 8
+        crops.append(wide_crop(frame, base))
+        ys.append(lb.value)
     for i, j in enumerate(match):
         if j < 0 and not _touches_die(boxes[i], photo.dice):
-            crops += _dihedral(square_crop(frame, boxes[i]))[:4]
-            ys += [0] * 4
-    seen.train_logits, seen.train_x = model.outputs(crops)
+            crops.append(square_crop(frame, boxes[i]))
+            ys.append(0)
+    logits, x = model.outputs([v for c in crops for v in symmetries(c)])
+    seen.layer_x, seen.layer_logits = x, logits
+    seen.train_logits, seen.train_x = symmetric_means(logits), symmetric_means(x)
     seen.train_y = np.array(ys, np.int64)
     return seen
 
@@ -244,8 +250,8 @@ def with_taught_boxes(photo: Photo, seen: Seen, detector: Detector, head: ScoreH
 
 def base_head(seen: list[Seen]) -> tuple[np.ndarray, np.ndarray]:
     """The shipped last layer, recovered exactly from features and logits (least squares)."""
-    f = np.concatenate([s.features for s in seen] + [s.train_x for s in seen])
-    lg = np.concatenate([s.logits for s in seen] + [s.train_logits for s in seen])
+    f = np.concatenate([s.features for s in seen] + [s.train_x for s in seen] + [s.layer_x for s in seen])
+    lg = np.concatenate([s.logits for s in seen] + [s.train_logits for s in seen] + [s.layer_logits for s in seen])
     if len(f) < f.shape[1] + 1:
         raise TeachError(f"too few dice to teach from ({sum(len(s.labels) for s in seen)} labelled): add photos")
     a = np.hstack([f, np.ones((len(f), 1), np.float32)])
@@ -408,9 +414,9 @@ class _View:
 
 
 def _view(s: Seen, fold: DiceProfile) -> _View:
-    probs = {False: softmax(s.logits), True: softmax(fold.logits(s.features, s.logits))}
+    probs = {False: softmax(s.logits), True: softmax(fold.logits(s.sym_features, s.logits))}
     wide = ({False: None, True: None} if s.wide_logits is None else
-            {False: softmax(s.wide_logits), True: softmax(fold.logits(s.wide_features, s.wide_logits))})
+            {False: softmax(s.wide_logits), True: softmax(fold.logits(s.sym_wide_features, s.wide_logits))})
     return _View(s, probs, wide)
 
 
@@ -481,7 +487,8 @@ def learn(seen: list[Seen], digest: str, say: Progress, t0: float,
                          f"on held-out photos against {b.right} and {b.wrong} before")
     say(1.0, report["message"])
     on, off = _seen_colours(seen) if gate else ([], [])
-    return DiceProfile(digest, head, colours, ch.conf if improved else None, report, ch.rule, gate, score_head, on, off)
+    return DiceProfile(digest, head, colours, ch.conf if improved else None, report, ch.rule, gate, score_head, on, off,
+                       symmetric=head is not None)
 
 
 def learned_words(report: dict) -> str:

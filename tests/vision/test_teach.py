@@ -10,6 +10,7 @@ from vision.detector.pips import PipCount
 from vision.detector.profile import DiceProfile, ProfileError, lab, load_profile
 from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, STRICT_RULE, ValueRule, decide
 from vision.detector.die_crop import wide_crop
+from vision.detector.die_values import load_value_model, softmax
 from vision.detector.taught_boxes import TeachingAnchors
 from vision.teach import (Photo, TaughtDie, TeachError, Seen, fit_head, learn, learned_words, parse_label_line,
                           read_folder, see)
@@ -70,8 +71,8 @@ class _RecordingModel:
     def __init__(self):
         self.calls = []
 
-    def outputs(self, crops):
-        self.calls.append(crops)
+    def outputs(self, crops, symmetric=False):
+        self.calls.append((crops, symmetric))
         return np.zeros((len(crops), 7), np.float32), np.zeros((len(crops), 64), np.float32)
 
 
@@ -82,12 +83,13 @@ def test_the_layer_is_taught_the_readers_wider_look_at_each_die():
     die = TaughtDie((80.0, 70.0, 130.0, 120.0), 5, None)
     model = _RecordingModel()
     seen = see(Photo("p.png", frame, [die]), _NoBoxes(), model, np.random.default_rng(0))
-    crops, values = model.calls[-1], seen.train_y
+    (crops, symmetric), values = model.calls[-1], seen.train_y
     wide = wide_crop(frame, die.box)
-    assert len(crops) == len(values) and set(values.tolist()) == {5}
+    assert not symmetric and len(crops) == 8 * len(values) and set(values.tolist()) == {5}
     taught_wide = [c for c in crops if c.shape == wide.shape and np.array_equal(c, wide)]
     assert len(taught_wide) == 1  # once as it is, then turned and mirrored (the other 7 views)
     assert sum(np.array_equal(c, np.rot90(wide, 2)) for c in crops) == 1
+    assert len(seen.train_x) == len(values)  # taught on their mean, as a taught layer reads
 
 
 def test_profile_round_trip_and_refusals(tmp_path):
@@ -137,6 +139,37 @@ def test_profile_keeps_its_value_rule_and_colour_gate_and_reads_the_first_format
     assert load_profile(tmp_path / "v3.json", "abc123").rule == ValueRule(True, 0.6, 0.6, OVERRIDE)
 
 
+def test_a_taught_layer_reads_each_crops_eight_symmetries_and_older_profiles_read_crops_as_they_are(tmp_path):
+    """A layer taught from format 5 on was fitted on the mean of each crop's eight symmetries and
+    reads the same way (a die turned or mirrored reads alike); one of format 4 was fitted on
+    crops as they are and still reads them so."""
+    model = load_value_model()
+    crop = np.random.default_rng(3).integers(0, 255, (32, 32, 3), dtype=np.uint8)
+    crop[8:14, 6:12] = 20  # one dark pip off centre: the crop is not symmetric
+    turned = [np.ascontiguousarray(np.rot90(crop, 1)), np.ascontiguousarray(crop[:, ::-1])]
+    logits, feats = model.outputs([crop, *turned], symmetric=True)
+    assert np.allclose(logits, logits[0], atol=1e-4) and np.allclose(feats, feats[0], atol=1e-4)
+    plain, _ = model.outputs([crop, *turned])
+    assert not np.allclose(plain, plain[0], atol=1e-4)
+    assert np.allclose(model.outputs([crop])[0], plain[:1])
+    head = (np.ones((7, 64), np.float32) * 0.01, np.zeros(7, np.float32))
+    back = load_profile(DiceProfile(model.digest, head, symmetric=True).save(tmp_path / "p.json"), model.digest)
+    assert back.symmetric
+    p = model.probabilities([crop, *turned], back)
+    assert np.allclose(p, p[0], atol=1e-5)
+    assert np.allclose(p[0], softmax(feats[:1] @ head[0].T + head[1]), atol=1e-5)
+    old = back.to_json() | {"format": 4}
+    old.pop("symmetric")
+    (tmp_path / "v4.json").write_text(json.dumps(old))
+    v4 = load_profile(tmp_path / "v4.json", model.digest)
+    assert not v4.symmetric
+    assert np.allclose(model.probabilities([crop], v4), softmax(model.outputs([crop])[1] @ head[0].T + head[1]), atol=1e-5)
+    # with no taught layer the shipped one reads crops as they are, whatever the file says
+    no_head = back.to_json() | {"head": None}
+    (tmp_path / "nohead.json").write_text(json.dumps(no_head))
+    assert not load_profile(tmp_path / "nohead.json", model.digest).symmetric
+
+
 def test_the_colour_gate_drops_boxes_of_no_taught_colour():
     mustard = np.array([30, 175, 215], np.float32)
     gated = DiceProfile("x", None, {"mustard": [float(v) for v in lab(mustard)]}, colour_gate=True)
@@ -156,7 +189,8 @@ def _seen_photo(values: list[int], said: list[int], p: float, rng, pips: list[in
     labels = [TaughtDie(b, v, None) for b, v in zip(boxes, values)]
     pips = pips if pips is not None else [v % 6 + 1 for v in values]
     return Seen(boxes, np.full(n, 0.9, np.float32), logits, feats, [PipCount(k) for k in pips], [None] * n,
-                 list(range(n)), labels, np.repeat(feats, 4, 0), np.repeat(np.array(values), 4), np.repeat(logits, 4, 0))
+                 list(range(n)), labels, np.repeat(feats, 4, 0), np.repeat(np.array(values), 4), np.repeat(logits, 4, 0),
+                 sym_features=feats)
 
 
 def test_learning_drops_a_pip_check_that_vetoes_right_answers():
@@ -169,6 +203,7 @@ def test_learning_drops_a_pip_check_that_vetoes_right_answers():
     assert decide(probs, 3, prof.rule) == 2  # a 75% sure classifier now outvotes the pip count
     assert prof.report["held_out_before"]["right"] == 0 and prof.report["held_out_after"]["right"] == 72
     assert prof.head is None and "every value 1-6" in prof.report["layer_note"]  # values 4-6 never shown
+    assert not prof.symmetric  # the shipped layer reads crops as they are
     assert "the pip counter misread" in learned_words(prof.report)
 
 
@@ -190,6 +225,7 @@ def test_learning_keeps_the_pip_counter_where_it_agrees_and_drops_its_veto_where
     assert prof.report["held_out_before"]["right"] == 36
     assert prof.report["held_out_after"]["right"] == 72 and prof.report["held_out_after"]["wrong"] == 0
     assert prof.rule.pip_check and prof.rule.override <= 0.85
+    assert prof.symmetric == (prof.head is not None)  # a taught layer reads as it was fitted
     assert "less sure where the pip counter agrees" in learned_words(prof.report)
 
 
@@ -253,6 +289,7 @@ def _coloured_photo(rng, odd_die: bool) -> Seen:
         s.scores = np.append(s.scores, np.float32(0.9))
         s.logits = np.concatenate([s.logits, unsure])
         s.features = np.concatenate([s.features, rng.normal(0, 1, (1, 64)).astype(np.float32)])
+        s.sym_features = s.features
         s.pips.append(PipCount(2))
         s.colours.append(colour)
         s.match.append(j)
@@ -305,7 +342,7 @@ def _sure_photo(values: list[int], shown: int, said: list[int] | None = None) ->
     x[:, 0] += 3 * y
     return Seen(boxes[:shown], np.full(shown, 0.9, np.float32), np.log(probs), feats, [PipCount(k) for k in said[:shown]],
                 [None] * shown, list(range(shown)), labels, np.repeat(feats, 4, 0),
-                np.repeat(np.array(values[:shown]), 4), np.repeat(np.log(probs), 4, 0),
+                np.repeat(np.array(values[:shown]), 4), np.repeat(np.log(probs), 4, 0), sym_features=feats,
                 anchors=TeachingAnchors(np.zeros(400, int), x, np.full(400, -6.0), y, np.ones(400)))
 
 

@@ -26,20 +26,39 @@ class DieValueModel:
         self.input_name = self.session.get_inputs()[0].name
         self.digest = model_digest(self.path)
 
-    def outputs(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """N x 7 logits and the N x F features under them, for N BGR crops."""
+    def outputs(self, crops: list[np.ndarray], symmetric: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """N x 7 logits and the N x F features under them, for N square BGR crops; symmetric:
+        each the mean over the crop's eight symmetries (`symmetries`), the same for all eight."""
         if not crops:
             return np.zeros((0, 7), np.float32), np.zeros((0, 64), np.float32)
+        if symmetric:
+            logits, features = self.outputs([s for c in crops for s in symmetries(c)])
+            return symmetric_means(logits), symmetric_means(features)
         logits, features = self.session.run(None, {self.input_name: crops_blob(crops)})
         return logits, features
 
     def probabilities(self, crops: list[np.ndarray], profile: DiceProfile | None = None) -> np.ndarray:
         """N x 7 probabilities (column 0: no die; column v: top value v) for N BGR crops,
-        through the profile's taught last layer when one is given."""
-        logits, features = self.outputs(crops)
+        through the profile's taught last layer when one is given (read as it was taught)."""
+        symmetric = profile is not None and profile.symmetric
+        logits, features = self.outputs(crops, symmetric)
         if profile is not None:
             logits = profile.logits(features, logits)
         return softmax(logits)
+
+
+def symmetries(crop: np.ndarray) -> list[np.ndarray]:
+    """A square crop in its four rotations and their mirror images: a die's value is the same in all."""
+    out = []
+    for k in range(4):
+        r = np.rot90(crop, k)
+        out += [r, r[:, ::-1]]
+    return [np.ascontiguousarray(c) for c in out]
+
+
+def symmetric_means(rows: np.ndarray) -> np.ndarray:
+    """Rows read from `symmetries` of each crop in turn -> one row per crop, their mean."""
+    return rows.reshape(-1, 8, rows.shape[-1]).mean(1)
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:

@@ -5,7 +5,8 @@ user's own die crops, (2) the measured colour of each colour the user named, (3)
 threshold, (4) the value rule (whether the pip counter may veto, how sure the classifier must be
 alone), (5) whether boxes of none of the named colours are dropped and (6) a taught correction
 of the detector's die score that adds boxes where the shipped detector found none
-(`taught_boxes`), each kept only where it read the user's held-out photos better. It is tied to
+(`taught_boxes`), each kept only where it read the user's held-out photos better. A taught layer
+is fitted on, and reads, the mean of each crop's eight symmetries (format 5 on). It is tied to
 the value model it was taught on (its SHA-256; a taught detector score also to the detector's):
 a profile taught on another model is refused with a clear error, and the shipped model files
 are never changed. JSON, about 12 kB with a taught layer, 3 kB more with a detector score.
@@ -23,10 +24,11 @@ from vision.detector.color import name_color
 from vision.detector.taught_boxes import ScoreHead
 from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, ValueRule
 
-PROFILE_FORMAT = 4
+PROFILE_FORMAT = 5
 # format 1 had no value rule (it reads with the shipped one), 2 no detector score, 3 no colours
-# seen on dice and off them (its gate drops every box beyond reach of a taught colour)
-READABLE_FORMATS = (1, 2, 3, 4)
+# seen on dice and off them (its gate drops every box beyond reach of a taught colour), 4 a
+# taught layer fitted on each crop as it is (not its eight symmetries' mean)
+READABLE_FORMATS = (1, 2, 3, 4, 5)
 COLOUR_REACH = 30.0  # Lab distance beyond which a taught colour does not name a die
 MAX_GATE_SAMPLES = 256  # colours kept of each kind (on dice, off them): a profile stays small
 
@@ -62,6 +64,9 @@ class DiceProfile:
     # both empty in a profile of format 3 or older
     on_dice: list[list[float]] = field(default_factory=list)
     off_dice: list[list[float]] = field(default_factory=list)
+    # The taught layer reads the mean of each crop's eight symmetries, as it was fitted; False in
+    # a profile of format 4 or older, and with no taught layer (the shipped one reads crops as they are)
+    symmetric: bool = False
 
     def logits(self, features: np.ndarray, base: np.ndarray) -> np.ndarray:
         if self.head is None:
@@ -104,6 +109,7 @@ class DiceProfile:
                 "colours": self.colours, "conf": self.conf, "rule": self.rule.to_json(),
                 "colour_gate": self.colour_gate, "on_dice": self.on_dice, "off_dice": self.off_dice,
                 "detector_score": None if self.score_head is None else self.score_head.to_json(),
+                "symmetric": self.symmetric,
                 "report": self.report}
 
     def save(self, path: Path) -> Path:
@@ -154,7 +160,7 @@ def load_profile(path: str | Path, model_sha: str, detector_sha: str | None = No
             raise ProfileError(f"{p}: a colour seen while teaching is not three numbers (L, a, b)")
         prof = DiceProfile(str(d["model_sha"]), head, colours, float(conf) if conf is not None else None,
                            d.get("report") or {}, rule, bool(d.get("colour_gate", False)), score,
-                           seen["on_dice"], seen["off_dice"])
+                           seen["on_dice"], seen["off_dice"], head is not None and d.get("symmetric") is True)
     except ProfileError:
         raise
     except (ValueError, KeyError, TypeError, AttributeError) as e:
