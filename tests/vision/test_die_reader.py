@@ -153,9 +153,12 @@ def test_a_profile_with_a_colour_gate_drops_boxes_of_no_taught_colour():
     assert len(ungated) == 2
 
 
-def test_a_wider_look_that_reads_another_value_makes_the_die_unsure():
+def test_a_wider_look_that_reads_a_larger_value_makes_the_die_unsure():
     assert not wide_disagrees(_probs(4, 0.9), 4)
     assert wide_disagrees(_probs(6, WIDE_OTHER), 3)
+    # a box on part of a die shows fewer pips than the die: a wider look reading fewer is no veto
+    assert not wide_disagrees(_probs(1, 0.99), 2)
+    assert decide(_probs(2, 0.97), 2, wide=_probs(1, 0.99)) == 2
     assert not wide_disagrees(_probs(6, WIDE_OTHER - 0.01), 3)  # a doubtful wider look says nothing
     assert not wide_disagrees(_probs(6, 0.99), None)
     assert decide(_probs(3, 0.97), 3, wide=_probs(6, WIDE_OTHER)) is None  # the rule asks the wider look

@@ -107,8 +107,17 @@ WIDE_OTHER = 0.5
 
 
 def wide_disagrees(wide_probs: np.ndarray, value: int | None) -> bool:
-    """True when the wider look reads a value other than `value` at least WIDE_OTHER surely."""
+    """True when the wider look reads a larger value than `value` at least WIDE_OTHER surely.
+
+    Only larger: a box on part of a die shows fewer pips than the whole die, so the wider look
+    corrects it by reading more. A wider look reading fewer sees the die small among its
+    neighbours and cloth: on `teach_eval`'s charcoal set (dark dice, yellow pips, a grey check)
+    it read 1 on 28 of the 33 dice left unsure where the box and the pip counter both read the
+    right value. Measured 2026-12-05: the same figures on both choosing beds (300 training-look
+    renders, the real train split read by the classifier that saw no real photo), the real
+    valid split the same, the hold-out style 72.2% -> 73.5% right (1 wrong both), the charcoal
+    set taught with rolls of 10 791 -> 822 right (10 wrong both)."""
     if value is None:
         return False
     other = int(np.argmax(wide_probs[1:])) + 1
-    return other != value and float(wide_probs[other]) >= WIDE_OTHER
+    return other > value and float(wide_probs[other]) >= WIDE_OTHER
