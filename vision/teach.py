@@ -32,12 +32,12 @@ import numpy as np
 
 from vision.detector.classes import DIE_CLASSES
 from vision.detector.color import face_colour, white_balance_gains
-from vision.detector.die_crop import box_crop, jitter_box, square_crop, wide_crop
+from vision.detector.die_crop import jitter_box, square_crop, wide_crop
 from vision.detector.die_values import DieValueModel, softmax, symmetric_means, symmetries
 from vision.detector.geometry import centre_in_either
 from vision.detector.image_io import read_image
 from vision.detector.model import Detector
-from vision.detector.pips import PipCount, read_pips
+from vision.detector.pips import PipCount, read_box_pips
 from vision.detector.profile import MAX_GATE_SAMPLES, DiceProfile, lab
 from vision.detector.same_die import agreed_value, same_die_groups
 from vision.detector.side_faces import side_faces
@@ -194,7 +194,7 @@ def seen_boxes(frame: np.ndarray, boxes: list, scores: np.ndarray, labels: list[
     n = len(boxes)
     gains = white_balance_gains(frame)
     return Seen(list(boxes), np.asarray(scores, np.float32), both_logits[:n], both_feats[:n],
-                [read_pips(box_crop(frame, b)) for b in boxes], [face_colour(frame, b, gains) for b in boxes],
+                [read_box_pips(frame, b) for b in boxes], [face_colour(frame, b, gains) for b in boxes],
                 _match(boxes, labels), labels, wide_logits=both_logits[n:], wide_features=both_feats[n:],
                 sym_features=sym_feats[:n], sym_wide_features=sym_feats[n:])
 

@@ -12,10 +12,10 @@ import numpy as np
 
 from vision.detector.classes import DIE_CLASSES, die_value
 from vision.detector.color import die_color, face_colour, white_balance_gains
-from vision.detector.die_crop import box_crop, square_crop, wide_crop
+from vision.detector.die_crop import square_crop, wide_crop
 from vision.detector.die_values import DieValueModel, load_value_model
 from vision.detector.model import Detection, Detector, load_detector
-from vision.detector.pips import read_pips
+from vision.detector.pips import read_box_pips
 from vision.detector.profile import DiceProfile
 from vision.detector.same_die import agreed_value, same_die_groups
 from vision.detector.side_faces import side_faces
@@ -131,7 +131,7 @@ def read_boxes(frame: np.ndarray, dets: list[Detection], model: DieValueModel | 
     out = []
     for i, (d, p) in enumerate(zip(dets, probs)):
         net = die_value(d.cls) or 0
-        pips = read_pips(box_crop(frame, d.box))
+        pips = read_box_pips(frame, d.box)
         pip = pips.count
         crop_v = int(np.argmax(p[1:])) + 1 if model is not None else None
         if model is not None:

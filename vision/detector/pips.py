@@ -6,6 +6,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.detector.die_crop import box_crop
+
 
 @dataclass(frozen=True)
 class PipCount:
@@ -59,3 +61,29 @@ def read_pips(crop: np.ndarray) -> PipCount:
 def count_pips(crop: np.ndarray) -> int | None:
     """Number of pips (1..6) on the face filling `crop`, or None when it cannot tell."""
     return read_pips(crop).count
+
+
+# The pip counter's second look, at the box grown this many times about its centre. The detector's
+# box is often tight on the top face, so a corner pip is cut by the crop's edge and dropped as a side
+# face's (a mint set with red pips: 41 of the 42 dice unsure because the counter found fewer pips
+# were read right by the classifier). Chosen on 300 training-look renders (seed 98) and the real
+# train split read by the classifier that saw no real photo, never on the valid split or the
+# hold-out style: 1.1 and 1.15 read 3 more render dice right, 1.2 four, 1.3 four but one more wrong;
+# the train split the same at every size.
+GROWN_LOOK = 1.2
+
+
+def read_box_pips(frame: np.ndarray, box) -> PipCount:
+    """The pips of the die whose top face `box` (x1, y1, x2, y2) frames in `frame`. When the box
+    grown GROWN_LOOK times shows more pips, the count may be short (`PipCount.short`): it then
+    vetoes no larger value, and the grown count is never a vote for one (a grown box also takes
+    in side faces' pips)."""
+    tight = read_pips(box_crop(frame, box))
+    if tight.count is None or tight.short:
+        return tight
+    x1, y1, x2, y2 = box
+    cx, cy, hw, hh = (x1 + x2) / 2, (y1 + y2) / 2, (x2 - x1) * GROWN_LOOK / 2, (y2 - y1) * GROWN_LOOK / 2
+    grown = read_pips(box_crop(frame, (cx - hw, cy - hh, cx + hw, cy + hh)))
+    if grown.count is not None and grown.count > tight.count:
+        return PipCount(tight.count, short=True)
+    return tight
