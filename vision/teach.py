@@ -44,12 +44,13 @@ from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
 from vision.detector.taught_boxes import (LOW_CONF, ScoreHead, TeachingAnchors, added_boxes, detect_taught, fit_score_head,
                                           shipped_and_anchors)
-from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, STRICT_RULE, ValueRule, decide, is_die
+from vision.detector.value_rule import (OVERRIDE, READ_CONF, SHIPPED_RULE, STRICT_RULE, WEAK_CONF, ValueRule, decide,
+                                       is_die, weak_box_holds)
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 MAX_PHOTOS = 100
 MAX_DICE_PER_PHOTO = 60
-DEFAULT_CONF = 0.25  # read_dice's own threshold
+DEFAULT_CONF = READ_CONF  # read_dice's own threshold
 CONF_CHOICES = (LOW_CONF, 0.1, 0.15, DEFAULT_CONF)
 # The value rules teaching may choose: the shipped one, one where every differing pip count
 # vetoes, the classifier alone at a certainty, or one where a pip count that agrees is still
@@ -300,15 +301,22 @@ class Score:
 def read_seen(s: Seen, probs: np.ndarray, wide: np.ndarray | None, conf: float, rule: ValueRule, prof: DiceProfile,
               score: Score) -> None:
     """Score one photo as the reader would read it with these probabilities (and those of its
-    wider look), threshold, value rule, colour names and colour gate."""
+    wider look), threshold (at READ_CONF with its weak boxes, as read_dice), value rule, colour
+    names and colour gate."""
     score.labels += len(s.labels)
-    boxed = [i for i in np.nonzero(s.scores >= conf)[0] if is_die(probs[i])]
+
+    def value(i: int) -> int | None:
+        return decide(probs[i], s.pips[i].count, rule, None if wide is None else wide[i], s.pips[i].short)
+    floor = WEAK_CONF if conf == READ_CONF else conf
+    boxed = [i for i in np.nonzero(s.scores >= floor)[0] if is_die(probs[i])]
+    boxed = [i for i in boxed if s.scores[i] >= conf
+             or weak_box_holds(v := value(i), s.pips[i].count, float(probs[i][v or 0]))]
     kept = [i for i in boxed if prof.admits(s.colours[i])]
     let_in = {s.match[i] for i in kept}
     score.gated += len({s.match[i] for i in boxed if s.match[i] >= 0 and s.match[i] not in let_in})
     sides = side_faces([s.boxes[i] for i in kept])
     kept = [i for k, i in enumerate(kept) if k not in sides]
-    values = [decide(probs[i], s.pips[i].count, rule, None if wide is None else wide[i], s.pips[i].short) for i in kept]
+    values = [value(i) for i in kept]
     for group in same_die_groups([s.boxes[i] for i in kept], [float(s.scores[i]) for i in kept]):
         i = kept[group[0]]
         v = agreed_value([values[g] for g in group])

@@ -12,8 +12,8 @@ from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, STRICT_RULE, Valu
 from vision.detector.die_crop import wide_crop
 from vision.detector.die_values import load_value_model, softmax
 from vision.detector.taught_boxes import TeachingAnchors
-from vision.teach import (Photo, TaughtDie, TeachError, Seen, fit_head, learn, learned_words, parse_label_line,
-                          read_folder, see)
+from vision.teach import (DEFAULT_CONF, Photo, Score, Seen, TaughtDie, TeachError, fit_head, learn, learned_words,
+                          parse_label_line, read_folder, read_seen, see)
 
 
 def test_label_line_in_pixels_with_an_optional_colour():
@@ -191,6 +191,22 @@ def _seen_photo(values: list[int], said: list[int], p: float, rng, pips: list[in
     return Seen(boxes, np.full(n, 0.9, np.float32), logits, feats, [PipCount(k) for k in pips], [None] * n,
                  list(range(n)), labels, np.repeat(feats, 4, 0), np.repeat(np.array(values), 4), np.repeat(logits, 4, 0),
                  sym_features=feats)
+
+
+def test_teaching_scores_weak_boxes_as_the_reader_keeps_them():
+    rng = np.random.default_rng(5)
+    # three dice, the classifier 93% sure of each: one boxed surely, two weakly (0.2); the pip
+    # counter agrees on the first two and counts one pip short on the third
+    s = _seen_photo([3, 4, 5], [3, 4, 5], 0.93, rng, pips=[3, 4, 4])
+    s.scores = np.array([0.9, 0.2, 0.2], np.float32)
+    probs = softmax(s.logits)
+    at_reader, at_own = Score(), Score()
+    read_seen(s, probs, None, DEFAULT_CONF, SHIPPED_RULE, DiceProfile("x"), at_reader)
+    # at the reader's threshold the weak box both readers agree on stands, the other is dropped
+    assert (at_reader.right, at_reader.unsure, at_reader.wrong) == (2, 0, 0)
+    read_seen(s, probs, None, 0.15, SHIPPED_RULE, DiceProfile("x"), at_own)
+    # at a threshold of its own every box is read as usual: the short count makes the third unsure
+    assert (at_own.right, at_own.unsure, at_own.wrong) == (2, 1, 0)
 
 
 def test_learning_drops_a_pip_check_that_vetoes_right_answers():

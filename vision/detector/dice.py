@@ -21,7 +21,7 @@ from vision.detector.same_die import agreed_value, same_die_groups
 from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
 from vision.detector.taught_boxes import ScoreHead, added_boxes, detect_taught
-from vision.detector.value_rule import SHIPPED_RULE, decide, is_die
+from vision.detector.value_rule import READ_CONF, SHIPPED_RULE, WEAK_CONF, decide, is_die, weak_box_holds
 
 ValueSource = Literal["reader", "net", "pips", "auto"]
 VALUE_SOURCES: tuple[str, ...] = ("reader", "net", "pips", "auto")
@@ -46,7 +46,7 @@ class DieReading:
                 "box": [round(v, 1) for v in self.box], "confidence": round(self.confidence, 3)}
 
 
-def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float = 0.25,
+def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float = READ_CONF,
               value_source: ValueSource = "reader", sliced: bool = True,
               value_model: DieValueModel | None = None, profile: DiceProfile | None = None) -> list[DieReading]:
     """All pip dice in a BGR frame, left to right.
@@ -62,19 +62,29 @@ def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float =
     score (on the detector it was taught on) boxes are added where the shipped one found none.
     A box on the side face right under another die's top face is dropped (`side_faces`), boxes
     on one die give one answer (`one_per_die`), and a die whose wider look reads another value is
-    unsure (`wide_disagrees`: a box on part of a die).
+    unsure (`wide_disagrees`: a box on part of a die). At the reader's own threshold (READ_CONF)
+    the classifier reads boxes down to WEAK_CONF as well, each kept only where the classifier and
+    the pip counter both give its value surely (`weak_box_holds`).
     """
     if value_source not in VALUE_SOURCES:
         raise ValueError(f"value_source must be one of {VALUE_SOURCES}")
-    return read_found(frame, find_dice(frame, detector, conf, sliced, profile), value_source, value_model, profile)
+    weak = value_source == "reader" and reading_conf(conf, profile) == READ_CONF
+    dets = find_dice(frame, detector, WEAK_CONF if weak else conf, sliced, profile, threshold_given=weak)
+    return read_found(frame, dets, value_source, value_model, profile, READ_CONF if weak else None)
 
 
-def find_dice(frame: np.ndarray, detector: Detector | None = None, conf: float = 0.25, sliced: bool = True,
-              profile: DiceProfile | None = None) -> list[Detection]:
-    """The detector's die boxes in a BGR frame, as read_dice finds them (see there)."""
+def reading_conf(conf: float, profile: DiceProfile | None) -> float:
+    """The detector threshold a read uses: the profile's taught one, else `conf`."""
+    return profile.conf if profile is not None and profile.conf is not None else conf
+
+
+def find_dice(frame: np.ndarray, detector: Detector | None = None, conf: float = READ_CONF, sliced: bool = True,
+              profile: DiceProfile | None = None, threshold_given: bool = False) -> list[Detection]:
+    """The detector's die boxes in a BGR frame, as read_dice finds them (see there), down to the
+    profile's taught threshold, or `conf` without one or when `threshold_given`."""
     det = detector or load_detector()
-    if profile is not None and profile.conf is not None:
-        conf = profile.conf
+    if not threshold_given:
+        conf = reading_conf(conf, profile)
     classes = set(DIE_CLASSES)
     head = profile.score_head if profile is not None else None
     if head is not None and sliced and det.has_features and det.digest == head.detector_sha:
@@ -84,13 +94,18 @@ def find_dice(frame: np.ndarray, detector: Detector | None = None, conf: float =
 
 
 def read_found(frame: np.ndarray, dets: list[Detection], value_source: ValueSource = "reader",
-               value_model: DieValueModel | None = None, profile: DiceProfile | None = None) -> list[DieReading]:
+               value_model: DieValueModel | None = None, profile: DiceProfile | None = None,
+               weak_below: float | None = None) -> list[DieReading]:
     """The dice find_dice boxed, read as read_dice reads them: side faces under another die's
     top face dropped, boxes on one die read as one (`one_per_die`). One detection serves every
-    value source (what `tablesight eval` compares)."""
+    value source (what `tablesight eval` compares). weak_below: a box scored under it is kept
+    only where its reading holds (`weak_box_holds`; with no classifier, never)."""
     # Only the "reader" source reads values with the classifier; the others never pay for it.
     model = (value_model or load_value_model()) if value_source == "reader" else None
     readings = read_boxes(frame, dets, model, value_source, profile)
+    if weak_below is not None:
+        readings = [r for r in readings if r.confidence >= weak_below
+                    or (model is not None and weak_box_holds(r.value, r.pip_value, r.crop_prob))]
     sides = side_faces([r.box for r in readings])
     return one_per_die([r for i, r in enumerate(readings) if i not in sides])
 
