@@ -28,8 +28,8 @@ OVERRIDE = 0.95
 # The detector's threshold for a die box. Below it, down to WEAK_CONF, a box is read too but kept
 # only where both readers give its value surely: the classifier at least WEAK_SURE sure and the pip
 # counter counting the same (`weak_box_holds`); otherwise it is dropped, never shown as "unsure".
-# A weak box is where a missed die is, and where decoys are: boxes down to 0.15 read alone gave 33
-# wrong answers on the renders (23 at 0.25). Chosen on 300 training-look renders (seed 98) and the
+# Some missed dice have only such a box, and so do decoys: boxes down to 0.15 read like any other
+# gave 33 wrong answers on the renders (23 at 0.25). Chosen on 300 training-look renders (seed 98) and the
 # real train split read by the classifier that saw no real photo, never on the valid split or the
 # hold-out style: WEAK_CONF 0.15 with WEAK_SURE 0.9 read 734 -> 742 render dice right (0.97: 740),
 # the same 23 wrong, the train split the same.
