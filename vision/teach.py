@@ -304,19 +304,18 @@ def read_seen(s: Seen, probs: np.ndarray, wide: np.ndarray | None, conf: float, 
     wider look), threshold (at READ_CONF with its weak boxes, as read_dice), value rule, colour
     names and colour gate."""
     score.labels += len(s.labels)
-
-    def value(i: int) -> int | None:
-        return decide(probs[i], s.pips[i].count, rule, None if wide is None else wide[i], s.pips[i].short)
     floor = WEAK_CONF if conf == READ_CONF else conf
     boxed = [i for i in np.nonzero(s.scores >= floor)[0] if is_die(probs[i])]
+    value = {i: decide(probs[i], s.pips[i].count, rule, None if wide is None else wide[i], s.pips[i].short)
+             for i in boxed}
     boxed = [i for i in boxed if s.scores[i] >= conf
-             or weak_box_holds(v := value(i), s.pips[i].count, float(probs[i][v or 0]))]
+             or weak_box_holds(value[i], s.pips[i].count, float(probs[i][value[i] or 0]))]
     kept = [i for i in boxed if prof.admits(s.colours[i])]
     let_in = {s.match[i] for i in kept}
     score.gated += len({s.match[i] for i in boxed if s.match[i] >= 0 and s.match[i] not in let_in})
     sides = side_faces([s.boxes[i] for i in kept])
     kept = [i for k, i in enumerate(kept) if k not in sides]
-    values = [value(i) for i in kept]
+    values = [value[i] for i in kept]
     for group in same_die_groups([s.boxes[i] for i in kept], [float(s.scores[i]) for i in kept]):
         i = kept[group[0]]
         v = agreed_value([values[g] for g in group])
