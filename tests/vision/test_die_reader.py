@@ -8,7 +8,8 @@ from vision.detector.die_crop import CROP_SIZE, crops_blob, square_crop
 from vision.detector.model import Detection
 from vision.detector.profile import DiceProfile, lab
 from vision.detector.slicing import detect_sliced, merge, tiles
-from vision.detector.value_rule import AGREE, OVERRIDE, STRICT_RULE, SURE, WIDE_OTHER, ValueRule, decide, wide_disagrees
+from vision.detector.value_rule import (AGREE, OVERRIDE, SECOND, STRICT_RULE, SURE, WIDE_OTHER, ValueRule, decide,
+                                        wide_disagrees)
 from vision.training.reader_eval import ReaderTally
 
 
@@ -70,6 +71,24 @@ def test_a_taught_rule_without_the_pip_check_lets_the_classifier_answer_alone():
     assert decide(_probs(4, 0.7), 5, alone) == 4        # a pip count that differs no longer vetoes
     assert decide(_probs(4, 0.5), 4, alone) is None     # nor does one that agrees lower the bar
     assert decide(_probs(4, 0.7), 5) is None            # the shipped rule still vetoes at 0.7
+
+
+def _two(first: int, p_first: float, second: int, p_second: float) -> np.ndarray:
+    out = np.full(7, (1 - p_first - p_second) / 5, np.float32)
+    out[first], out[second] = p_first, p_second
+    return out
+
+
+def test_a_count_of_more_pips_that_is_the_classifiers_second_choice_decides():
+    # a dark 2 framed whole: the classifier reads 1, then 2; the counter counts 2
+    assert decide(_two(1, 0.6, 2, SECOND + 0.05), 2) == 2
+    assert decide(_two(1, 0.6, 2, SECOND - 0.05), 2) is None           # too unlikely a second choice
+    assert decide(_two(1, 0.5, 3, 0.35), 2) is None                    # the count is not its second choice
+    assert decide(_two(3, 0.6, 2, 0.35), 2) is None                    # fewer pips: the counter misses faint ones
+    assert decide(_two(1, 0.6, 2, 0.35), 2, STRICT_RULE) == 2          # every rule that asks the counter
+    assert decide(_two(1, 0.6, 2, 0.35), 2, ValueRule(pip_check=False)) is None  # not one that does not
+    assert decide(_two(1, 0.6, 2, 0.35), 2, wide=_probs(5, 0.9)) is None  # the wider look still vetoes
+    assert decide(_two(1, 0.6, 2, 0.35), None) is None                 # no count, no second opinion
 
 
 def test_tiles_cover_the_frame_with_overlap():
