@@ -8,8 +8,8 @@ from vision.detector.die_crop import CROP_SIZE, crops_blob, square_crop
 from vision.detector.model import Detection
 from vision.detector.profile import DiceProfile, lab
 from vision.detector.slicing import detect_sliced, merge, tiles
-from vision.detector.value_rule import (AGREE, OVERRIDE, SECOND, STRICT_RULE, SURE, WIDE_OTHER, ValueRule, decide,
-                                        wide_disagrees)
+from vision.detector.value_rule import (AGREE, OVERRIDE, SECOND, STRICT_RULE, SURE, WIDE_BOX, WIDE_OTHER, WIDE_SURE,
+                                        ValueRule, decide, wide_disagrees)
 from vision.training.reader_eval import ReaderTally
 
 
@@ -89,6 +89,19 @@ def test_a_count_of_more_pips_that_is_the_classifiers_second_choice_decides():
     assert decide(_two(1, 0.6, 2, 0.35), 2, ValueRule(pip_check=False)) is None  # not one that does not
     assert decide(_two(1, 0.6, 2, 0.35), 2, wide=_probs(5, 0.9)) is None  # the wider look still vetoes
     assert decide(_two(1, 0.6, 2, 0.35), None) is None                 # no count, no second opinion
+
+
+def test_a_count_of_fewer_pips_gives_way_to_a_wider_look_that_reads_the_same_value():
+    # a tight box cut a corner pip off: the counter counts 3 of a 4, the wider crop shows all four
+    sure_wide = _probs(4, WIDE_SURE + 0.01)
+    assert decide(_probs(4, 0.6), 3) is None                             # without the wider look: unsure
+    assert decide(_probs(4, 0.6), 3, wide=sure_wide) == 4
+    assert decide(_probs(4, WIDE_BOX - 0.05), 3, wide=sure_wide) is None  # the box itself barely reads it
+    assert decide(_probs(4, 0.6), 3, wide=_probs(4, WIDE_SURE - 0.05)) is None  # the wider look not sure
+    assert decide(_probs(4, 0.6), 3, wide=_probs(6, 0.99)) is None       # ... or reading another value
+    assert decide(_probs(4, 0.6), 5, wide=sure_wide) is None             # more pips: no such excuse
+    assert decide(_probs(4, 0.6), 3, STRICT_RULE, wide=sure_wide) is None  # every differing count vetoes
+    assert decide(_probs(4, 0.6), 3, wide=sure_wide, pip_short=True) == 4  # a count that may be short too
 
 
 def test_tiles_cover_the_frame_with_overlap():
