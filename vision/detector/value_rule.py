@@ -157,10 +157,11 @@ def second_choice(probs: np.ndarray, pip: int | None) -> int | None:
     """The pip count, where it is more pips than the classifier's value and the classifier's own
     second choice at least SECOND likely; else None.
 
-    A die whose value the classifier misses reads it mostly as its second choice: on dark dice
-    framed whole (the top face and the faces below it), a 2 read as 1 with the counter counting
-    2. More pips only: fewer is how the counter fails on faint pips, and it gave a wrong answer
-    on the renders."""
+    A die the classifier misreads often has its value as the second choice: on dark dice framed
+    whole (the top face and the faces below it), a 2 read as 1 while the counter counts 2. More
+    pips only: fewer is how the counter fails on faint pips, and taking those too gave one more
+    wrong answer on the renders. A weak box is never kept on such a value (`weak_box_holds` asks
+    the classifier's own value)."""
     if pip is None or not 1 <= pip <= 6:
         return None
     first, second = np.argsort(-probs[1:])[:2] + 1
