@@ -309,7 +309,7 @@ def read_seen(s: Seen, probs: np.ndarray, wide: np.ndarray | None, conf: float, 
     value = {i: decide(probs[i], s.pips[i].count, rule, None if wide is None else wide[i], s.pips[i].short)
              for i in boxed}
     boxed = [i for i in boxed if s.scores[i] >= conf
-             or weak_box_holds(value[i], s.pips[i].count, float(probs[i][value[i] or 0]))]
+             or weak_box_holds(value[i], s.pips[i].count, float(probs[i][1:].max()))]
     kept = [i for i in boxed if prof.admits(s.colours[i])]
     let_in = {s.match[i] for i in kept}
     score.gated += len({s.match[i] for i in boxed if s.match[i] >= 0 and s.match[i] not in let_in})

@@ -160,8 +160,8 @@ def second_choice(probs: np.ndarray, pip: int | None) -> int | None:
     A die the classifier misreads often has its value as the second choice: on dark dice framed
     whole (the top face and the faces below it), a 2 read as 1 while the counter counts 2. More
     pips only: fewer is how the counter fails on faint pips, and taking those too gave one more
-    wrong answer on the renders. A weak box is never kept on such a value (`weak_box_holds` asks
-    the classifier's own value)."""
+    wrong answer on the renders. A weak box is never kept on such a value: `weak_box_holds` asks
+    for the classifier at least WEAK_SURE sure of its top value, and it is then at most 0.7."""
     if pip is None or not 1 <= pip <= 6:
         return None
     first, second = np.argsort(-probs[1:])[:2] + 1
