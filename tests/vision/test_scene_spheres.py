@@ -9,11 +9,14 @@ import pytest
 
 from vision.detector.model import Detection
 from vision.games.quarx import photo
-from vision.games.quarx.scene_spheres import MAYBE, SURE, SceneSpheres, count_from_scores, count_odds
+from vision.games.quarx.scene_judge import JUDGE_SIZE, NOT_SPHERE, PART, SPHERE as ONE_SPHERE, judge_crop
+from vision.games.quarx.scene_spheres import (JUDGE_CUTS, MAYBE, SURE, JudgeCuts, SceneSpheres, count_from_scores,
+                                              count_odds, judged_verdicts)
 from vision.games.quarx.scenes_eval import SceneTally
 from vision.synth.holdout_scenes import KINDS, render_scene
 from vision.synth.table_scenes import (MIN_VISIBLE_PX, SPHERE, Solid, _hit_local, _painted, refract, render_table_scene,
                                        through_glass)
+from vision.training.scene_judge import cut_table, label_box, scene_crops
 from vision.training.sphere_scenes import build, rule_table
 
 SMALL = (200, 150)
@@ -186,7 +189,7 @@ def test_a_card_the_finder_cannot_count_gives_way_to_the_scene_only_where_no_sph
     if on_card is not None:
         found.append(Detection("sphere", (60.0, 60, 80, 80), on_card))
     model = SceneSpheres.__new__(SceneSpheres)
-    model.detector = _Boxes(found)
+    model.detector, model.judge, model.cuts = _Boxes(found), None, JUDGE_CUTS
     monkeypatch.setattr(photo, "load_scene_spheres", lambda: model)
     got = photo.count_quarx(BLANK)
     if answer is None:
@@ -208,3 +211,75 @@ def test_validation_reads_the_cuts_as_the_photo_path_answers():
     rows = {(r["sure"], r["maybe"]): r for r in rule_table(pictures, (0.8, 0.9), (0.05,), (1.0,))}
     assert [rows[0.8, 0.05][k] for k in ("exact", "unsure", "wrong")] == [2, 1, 1]
     assert [rows[0.9, 0.05][k] for k in ("exact", "unsure", "wrong")] == [1, 2, 1]
+
+
+CUTS = JudgeCuts(maybe=0.1, sphere=0.8, none=0.7, veto=0.95)
+
+
+def _p(sphere, none):
+    return [sphere, none, 1 - sphere - none]
+
+
+@pytest.mark.parametrize("score, probs, verdict", [
+    (0.05, _p(0.99, 0.0), False),   # under `maybe`: no box, whatever the judge would say
+    (0.5, _p(0.85, 0.1), True),     # a doubtful box the judge calls one sphere
+    (0.5, _p(0.1, 0.75), False),    # ... no sphere
+    (0.5, _p(0.6, 0.3), None),      # ... neither surely: the count is unsure
+    (0.5, _p(0.1, 0.5), None),      # "part of one, or several" most likely: unsure
+    (0.95, _p(0.3, 0.6), True),     # a sure box stands unless the judge vetoes it
+    (0.95, _p(0.01, 0.97), None),   # vetoed
+])
+def test_the_judge_settles_each_doubtful_box(score, probs, verdict):
+    assert judged_verdicts(np.array([score], np.float32), np.array([probs]), SURE, CUTS) == [verdict]
+    if score >= SURE:  # with no veto a sure box is a sphere
+        assert judged_verdicts(np.array([score]), np.array([probs]), SURE, JudgeCuts(0.1, 0.8, 0.7, None)) == [True]
+
+
+class _Judge:
+    def __init__(self, probs):
+        self.probs = probs
+
+    def probabilities(self, frame, boxes):
+        return np.array([self.probs[b] for b in boxes])
+
+
+@pytest.mark.parametrize("middle, count", [(_p(0.9, 0.05), 3), (_p(0.02, 0.95), 2), (_p(0.5, 0.4), None)])
+def test_with_a_judge_the_count_stands_where_it_is_sure_of_every_doubtful_box(middle, count):
+    a, b, c = (1.0, 1, 11, 11), (20.0, 1, 30, 11), (40.0, 1, 50, 11)
+    model = SceneSpheres.__new__(SceneSpheres)
+    model.detector = _Boxes([Detection("sphere", a, 0.97), Detection("sphere", b, 0.5), Detection("sphere", c, 0.92)])
+    model.judge, model.cuts = _Judge({a: _p(0.9, 0.05), b: middle, c: _p(0.6, 0.3)}), CUTS
+    n, counted = model.count(BLANK)
+    assert n == count
+    assert [d.box for d in counted] == ([] if count is None else [a, b, c] if count == 3 else [a, c])
+    model.judge = None  # the detector's cuts alone: the box at 0.5 makes it unsure
+    assert model.count(BLANK)[0] is None
+
+
+def test_the_judge_is_taught_each_box_by_how_it_covers_the_spheres():
+    whole = [(10.0, 10, 30, 30)]
+    anywhere = whole + [(100.0, 100, 110, 104)]  # a sphere mostly hidden: never "one sphere"
+    assert label_box((11.0, 9, 31, 29), whole, anywhere) == ONE_SPHERE
+    assert label_box((10.0, 10, 20, 20), whole, anywhere) == PART  # a quarter of it
+    assert label_box((100.0, 100, 110, 105), whole, anywhere) == PART
+    assert label_box((200.0, 10, 220, 30), whole, anywhere) == NOT_SPHERE
+    assert label_box((200.0, 10, 220, 30), [], []) == NOT_SPHERE
+
+
+def test_training_crops_label_the_detectors_boxes_and_every_solid_in_sight():
+    scene = render_table_scene(5, 4, SMALL)  # 5 spheres among eggs, discs, a cylinder and a ring
+    spheres = scene.sphere_boxes()
+    crops, ys = scene_crops(scene, spheres[:1] + [(0.0, 0, 5, 5)], np.random.default_rng(0))
+    assert all(c.shape == (JUDGE_SIZE, JUDGE_SIZE, 3) for c in crops)
+    assert np.array_equal(crops[0], judge_crop(scene.image, spheres[0]))
+    assert ys[:2] == [ONE_SPHERE, NOT_SPHERE]
+    assert len(ys) > 2 and set(ys) <= {ONE_SPHERE, NOT_SPHERE, PART}
+
+
+def test_the_judges_cuts_are_scored_as_the_photo_path_answers():
+    pictures = [(np.array([0.95, 0.5]), np.array([_p(0.9, 0.05), _p(0.85, 0.1)]), 2),  # exact if 0.85 is enough
+                (np.array([0.95, 0.5]), np.array([_p(0.9, 0.05), _p(0.1, 0.85)]), 1),
+                (np.array([0.5]), np.array([_p(0.05, 0.9)]), 0),  # none: unsure
+                (np.array([0.95, 0.5]), np.array([_p(0.9, 0.05), _p(0.95, 0.0)]), 1)]  # a decoy called a sphere
+    rows = cut_table(pictures, [JudgeCuts(0.1, 0.8, 0.8, None), JudgeCuts(0.1, 0.9, 0.8, None)])
+    assert [(r["exact"], r["unsure"], r["wrong"]) for r in rows] == [(2, 1, 1), (1, 2, 1)]

@@ -113,10 +113,10 @@ def predict(model, x: np.ndarray, batch: int = 512) -> np.ndarray:
     return np.concatenate(out) if out else np.zeros((0, CLASSES), np.float32)
 
 
-def export(model, out: Path) -> Path:
-    """ONNX with a dynamic batch: N x C x 32 x 32 (RGB 0..1, then any mask) in; N x 7 logits and
-    the N x 64 features under them out (a user's profile retrains only the last layer on the
-    features)."""
+def export(model, out: Path, size: int = CROP_SIZE) -> Path:
+    """ONNX with a dynamic batch: N x C x size x size (RGB 0..1, then any mask) in; N x classes
+    logits and the N x 64 features under them out (a user's profile retrains only the last layer
+    on the features)."""
     import torch
     import torch.nn as nn
 
@@ -130,7 +130,7 @@ def export(model, out: Path) -> Path:
             return self.head(f), f
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    dummy = torch.zeros(1, model[0].in_channels, CROP_SIZE, CROP_SIZE)
+    dummy = torch.zeros(1, model[0].in_channels, size, size)
     torch.onnx.export(WithFeatures(model.eval()).eval(), dummy, str(out), input_names=["crops"],
                       output_names=["logits", "features"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}, "features": {0: "n"}},
@@ -179,14 +179,14 @@ def main() -> None:
                    "die_values.onnx", a.output))
 
 
-def save_run(model, run: Path, recipe: dict, onnx_name: str, output: Path | None) -> Path:
+def save_run(model, run: Path, recipe: dict, onnx_name: str, output: Path | None, size: int = CROP_SIZE) -> Path:
     """A finished run kept: its weights (to resume from), its recipe, its ONNX export (also
     copied to `output` when given); returns the export's path in the run folder."""
     import torch
 
     torch.save(model.state_dict(), run / "weights.pt")
     (run / "recipe.json").write_text(json.dumps(recipe, indent=1))
-    onnx_path = export(model, run / onnx_name)
+    onnx_path = export(model, run / onnx_name, size)
     if output:
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_bytes(onnx_path.read_bytes())

@@ -5,10 +5,13 @@ one card, or a scene of objects with no card (spheres among cubes, cylinders, eg
 as other renderers draw them), leaves it with nothing to count. This detector (YOLO11n, one
 class, 480 px, trained on `vision.synth.table_scenes` only: vision.training.sphere_scenes) boxes each
 sphere in the whole picture, and its count stands only when every box is sure one way or the
-other: a box between MAYBE and SURE makes the count unsure, never a guess.
+other: a box between MAYBE and SURE makes the count unsure, never a guess. Where the scene judge
+is installed (vision.games.quarx.scene_judge), each such box is shown to it instead, and the count
+stands where the judge is sure of every one.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +19,7 @@ import numpy as np
 from vision.detector.geometry import holds_centre
 from vision.detector.model import Detection, Detector
 from vision.detector.onnx_session import SharedModels
+from vision.games.quarx.scene_judge import NOT_SPHERE, SPHERE, SceneJudge, load_scene_judge
 
 DEFAULT_SCENE_SPHERES = Path(__file__).resolve().parents[3] / "models" / "scene_spheres.onnx"
 # A box at least SURE is a sphere; one under MAYBE is not looked at; one between makes the count
@@ -29,12 +33,33 @@ CERTAIN = 1.0  # the count stands only when no box lies between MAYBE and SURE
 IOU = 0.5  # spheres stand apart; two boxes overlapping more are one sphere boxed twice
 
 
+@dataclass(frozen=True)
+class JudgeCuts:
+    """How the judge settles boxes: each box scored from `maybe` up to the detector's SURE is a
+    sphere where the judge says "one sphere" at least `sphere` likely, none where it says "no
+    sphere" at least `none` likely, and in doubt otherwise; a box of SURE and more is in doubt
+    where the judge says "no sphere" at least `veto` likely (None: the judge is not asked)."""
+
+    maybe: float
+    sphere: float
+    none: float
+    veto: float | None
+
+
+JUDGE_CUTS = JudgeCuts(maybe=MAYBE, sphere=0.9, none=0.9, veto=None)
+
+
 class SceneSpheres:
     """A loaded detector; count() is safe to call from several threads at once."""
 
-    def __init__(self, path: str | Path | None = None, threads: int | None = None):
+    def __init__(self, path: str | Path | None = None, threads: int | None = None, judged: bool = True,
+                 judge_path: str | Path | None = None, cuts: JudgeCuts = JUDGE_CUTS):
+        """`judged`: doubtful boxes go to the judge at `judge_path` (default: the installed one;
+        none installed: the detector's cuts alone decide)."""
         self.detector = Detector(_shared.path(path), threads, names=("sphere",))
         self.path = self.detector.path
+        self.judge: SceneJudge | None = load_scene_judge(judge_path) if judged else None
+        self.cuts = cuts
 
     def boxes(self, frame: np.ndarray, maybe: float = MAYBE) -> list[Detection]:
         """Every box scored at least `maybe` in a BGR picture."""
@@ -43,12 +68,35 @@ class SceneSpheres:
     def count(self, frame: np.ndarray, keep_out: list[tuple[float, float, float, float]] = ()
               ) -> tuple[int | None, list[Detection]]:
         """The spheres in the picture (None when a box is neither surely a sphere nor surely
-        not, or when any box of at least MAYBE is centred in one of the `keep_out` boxes) and
-        the sure boxes."""
-        found = self.boxes(frame)
-        if any(holds_centre(k, d.box) for k in keep_out for d in found):
+        not, by the detector's score or, where a judge is installed, by the judge; or when any box
+        of at least MAYBE is centred in one of the `keep_out` boxes) and the boxes counted."""
+        found = self.boxes(frame, min(MAYBE, self.cuts.maybe) if self.judge else MAYBE)
+        if any(holds_centre(k, d.box) for k in keep_out for d in found if d.score >= MAYBE):
             return None, []
-        return count_from_scores(np.array([d.score for d in found], np.float32)), [d for d in found if d.score >= SURE]
+        scores = np.array([d.score for d in found], np.float32)
+        if self.judge is None:
+            return count_from_scores(scores), [d for d in found if d.score >= SURE]
+        verdicts = judged_verdicts(scores, self.judge.probabilities(frame, [d.box for d in found]), SURE, self.cuts)
+        if None in verdicts:
+            return None, []
+        return sum(verdicts), [d for d, v in zip(found, verdicts) if v]
+
+
+def judged_verdicts(scores: np.ndarray, probs: np.ndarray, sure: float = SURE,
+                    cuts: JudgeCuts = JUDGE_CUTS) -> list[bool | None]:
+    """Per box (detector score, the judge's N x 3 probabilities): True a sphere, False none, None
+    in doubt, by the rule of JudgeCuts."""
+    out: list[bool | None] = []
+    for s, p in zip(scores, probs):
+        if s < cuts.maybe:
+            out.append(False)
+        elif s >= sure:
+            out.append(None if cuts.veto is not None and p[NOT_SPHERE] >= cuts.veto else True)
+        elif p[SPHERE] >= cuts.sphere:
+            out.append(True)
+        else:
+            out.append(False if p[NOT_SPHERE] >= cuts.none else None)
+    return out
 
 
 def count_odds(scores: np.ndarray, sure: float = SURE, maybe: float = MAYBE) -> np.ndarray:

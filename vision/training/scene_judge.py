@@ -1,0 +1,252 @@
+"""Train the scene sphere judge (vision.games.quarx.scene_judge) on the scene detector's own boxes.
+
+Fresh scenes of the training renderer (vision.synth.table_scenes, the third and fourth looks;
+seeds no detector run or validation used) are read by the shipped scene detector down to a score
+of CANDIDATE, and every box it draws is labelled from the rendered solids:
+
+- 0 one sphere: the box matches a labelled sphere's visible part (IoU >= WHOLE_IOU);
+- 1 no sphere: it overlaps no sphere's visible part (IoU < NONE_IOU with each);
+- 2 part of one, or several: anything between.
+
+Each solid's own visible box, jittered as the detector's are, is added the same way, so decoys
+the detector never boxed are taught as well. Crops are written in chunks of CHUNK scenes (a run
+that stops resumes from the chunks on disk), then the die classifier's small CNN is trained on
+them at 48 px and exported to ONNX. Needs the `train` extra (torch).
+
+    python -m vision.training.scene_judge crops --scenes 1500 --workers 2
+    python -m vision.training.scene_judge train --epochs 12 --output models/scene_sphere_judge.onnx
+    python -m vision.training.scene_judge validate runs/scene_judge/scene_sphere_judge.onnx
+
+The judge's cuts (vision.games.quarx.scene_spheres.JudgeCuts) are chosen by `validate` on the
+validation scenes the detector's cuts were chosen on (seed 1011, the third and fourth looks,
+pictures with a sphere mostly hidden left out): the most pictures exact with none wrong.
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from vision.detector.die_crop import jitter_box
+from vision.games.quarx.photo import MIN_SCENE_SPHERES
+from vision.games.quarx.scene_judge import JUDGE_SIZE, NOT_SPHERE, PART, SPHERE, SceneJudge, judge_crop
+from vision.games.quarx.scene_spheres import SURE, JudgeCuts, SceneSpheres, judged_verdicts
+from vision.synth.table_scenes import SPHERE as SPHERE_KIND
+from vision.synth.table_scenes import TableScene, render_table_scene
+from vision.training import die_classifier
+from vision.training.train import RUNS
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_CROPS = ROOT / "datasets" / "generated" / "scene_judge"
+CANDIDATE = 0.05  # the detector's boxes down to this score are shown to the judge in training
+WHOLE_IOU, NONE_IOU = 0.5, 0.15
+MIN_VISIBLE = 40  # a solid showing fewer pixels gives no crop of its own
+JITTERS = 2  # crops per solid around its visible box
+CHUNK = 50
+# Seeds of the looks, none used by a detector run (11-14) or a validation set (1011-1014).
+LOOK_SEEDS = {3: 41, 4: 42}
+
+
+def _iou(a, b) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def visible_boxes(scene: TableScene) -> dict[int, tuple[float, float, float, float]]:
+    """Each solid's visible part in pixels (x1, y1, x2, y2), by its index; solids out of sight are left out."""
+    out = {}
+    for i in range(len(scene.solids)):
+        ys, xs = np.nonzero(scene.ids == i)
+        if len(xs):
+            out[i] = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+    return out
+
+
+def label_box(box, spheres_whole: list, spheres_any: list) -> int:
+    """The class of a box given the labelled spheres' visible boxes and every sphere's."""
+    if spheres_whole and max(_iou(box, s) for s in spheres_whole) >= WHOLE_IOU:
+        return SPHERE
+    if not spheres_any or max(_iou(box, s) for s in spheres_any) < NONE_IOU:
+        return NOT_SPHERE
+    return PART
+
+
+def scene_crops(scene: TableScene, boxes: list, rng: np.random.Generator) -> tuple[list, list]:
+    """(crops, classes) for one scene: the detector's `boxes`, then each solid's jittered visible box."""
+    vis = visible_boxes(scene)
+    whole = scene.sphere_boxes()
+    spheres_any = [b for i, b in vis.items() if scene.solids[i].kind == SPHERE_KIND]
+    crops, ys = [], []
+    for b in boxes:
+        crops.append(judge_crop(scene.image, b))
+        ys.append(label_box(b, whole, spheres_any))
+    for i, b in vis.items():
+        if np.count_nonzero(scene.ids == i) < MIN_VISIBLE:
+            continue
+        for _ in range(JITTERS):
+            j = jitter_box(rng, b)
+            crops.append(judge_crop(scene.image, j))
+            ys.append(label_box(j, whole, spheres_any))
+    return crops, ys
+
+
+_detector: SceneSpheres | None = None
+
+
+def _chunk(job: tuple[Path, int, int, int]) -> str:
+    out, look, seed, start = job
+    path = out / f"look{look}_seed{seed}_{start:05d}.npz"
+    if path.exists():
+        return f"{path.name} (kept)"
+    global _detector
+    if _detector is None:
+        _detector = SceneSpheres(threads=1, judged=False)
+    xs, ys = [], []
+    for i in range(start, start + CHUNK):
+        scene = render_table_scene(seed, i, look=look)
+        boxes = [d.box for d in _detector.boxes(scene.image, CANDIDATE)]
+        c, y = scene_crops(scene, boxes, np.random.default_rng([seed, i, 7]))
+        xs += c
+        ys += y
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez_compressed(tmp, x=np.stack(xs), y=np.array(ys, np.int64))
+    tmp.rename(path)
+    return path.name
+
+
+def build_crops(out: Path = DEFAULT_CROPS, scenes: int = 1500, workers: int = 1) -> list[Path]:
+    """Crops of `scenes` scenes of each look in LOOK_SEEDS, in chunk files under `out` (kept ones are not redone)."""
+    out.mkdir(parents=True, exist_ok=True)
+    jobs = [(out, look, seed, s) for look, seed in LOOK_SEEDS.items() for s in range(0, scenes, CHUNK)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            for name in pool.map(_chunk, jobs):
+                print(name, flush=True)
+    else:
+        for job in jobs:
+            print(_chunk(job), flush=True)
+    return sorted(out.glob("look*_seed*_*[0-9].npz"))
+
+
+VALIDATION_SEED = 1011
+
+
+def validation_pictures(look: int, count: int = 300, cache: Path = DEFAULT_CROPS.parent / "scene_judge_val"
+                        ) -> list[tuple[np.ndarray, np.ndarray, int]]:
+    """Per validation picture with every sphere labelled: (the detector's box scores down to
+    CANDIDATE, the judge's crops of those boxes, the spheres drawn). Kept in `cache`."""
+    path = cache / f"look{look}_{VALIDATION_SEED}_{count}.npz"
+    if not path.exists():
+        det = SceneSpheres(threads=1, judged=False)
+        scores, crops, starts, truth = [], [], [0], []
+        for i in range(count):
+            scene = render_table_scene(VALIDATION_SEED, i, look=look)
+            t = len(scene.sphere_boxes())
+            if sum(s.kind == SPHERE_KIND for s in scene.solids) != t:
+                continue  # a sphere mostly hidden: no one right count
+            found = det.boxes(scene.image, CANDIDATE)
+            scores += [d.score for d in found]
+            crops += [judge_crop(scene.image, d.box) for d in found]
+            starts.append(len(scores))
+            truth.append(t)
+        cache.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(path, scores=np.array(scores, np.float32), starts=np.array(starts),
+                            truth=np.array(truth), crops=np.stack(crops) if crops else np.zeros((0, JUDGE_SIZE, JUDGE_SIZE, 3), np.uint8))
+    d = np.load(path)
+    st = d["starts"]
+    return [(d["scores"][a:b], d["crops"][a:b], int(t)) for a, b, t in zip(st[:-1], st[1:], d["truth"])]
+
+
+def cut_table(pictures: list[tuple[np.ndarray, np.ndarray, int]], cuts: list[JudgeCuts]) -> list[dict]:
+    """Per set of cuts, the pictures (box scores, the judge's probabilities, spheres drawn) read
+    exact, unsure and wrong, answering as `tablesight quarx` does (a count of none is unsure)."""
+    rows = []
+    for c in cuts:
+        exact = unsure = wrong = 0
+        for scores, probs, truth in pictures:
+            v = judged_verdicts(scores, probs, SURE, c)
+            n = None if None in v else sum(v)
+            if n is None or n < MIN_SCENE_SPHERES:
+                unsure += 1
+            elif n == truth:
+                exact += 1
+            else:
+                wrong += 1
+        rows.append({"maybe": c.maybe, "sphere": c.sphere, "none": c.none, "veto": c.veto,
+                     "exact": exact, "unsure": unsure, "wrong": wrong})
+    return rows
+
+
+CUT_GRID = [JudgeCuts(m, s, n, v) for m, s, n, v in itertools.product(
+    (0.05, 0.1, 0.2), (0.6, 0.7, 0.8, 0.9, 0.95), (0.6, 0.7, 0.8, 0.9, 0.95), (None, 0.9, 0.99))]
+
+
+def validate(judge: SceneJudge, looks: tuple[int, ...] = (3, 4), count: int = 300) -> list[dict]:
+    """cut_table over CUT_GRID on each look's validation pictures, the looks' rows summed."""
+    per_look = []
+    for look in looks:
+        pics = validation_pictures(look, count)
+        per_look.append(cut_table([(s, judge.of_crops(c), t) for s, c, t in pics], CUT_GRID))
+    rows = []
+    for parts in zip(*per_look):
+        row = dict(parts[0])
+        for k in ("exact", "unsure", "wrong"):
+            row[k] = sum(p[k] for p in parts)
+            row["by_look"] = [[p["exact"], p["unsure"], p["wrong"]] for p in parts]
+        rows.append(row)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description="the scene sphere judge (python -m vision.training.scene_judge)")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("crops", help="render scenes and cut labelled crops of the detector's boxes")
+    c.add_argument("--out", type=Path, default=DEFAULT_CROPS)
+    c.add_argument("--scenes", type=int, default=1500, help="scenes of each look")
+    c.add_argument("--workers", type=int, default=1)
+    t = sub.add_parser("train", help="train on the crops and export ONNX")
+    t.add_argument("--crops", type=Path, default=DEFAULT_CROPS)
+    t.add_argument("--epochs", type=int, default=12)
+    t.add_argument("--lr", type=float, default=3e-3)
+    t.add_argument("--threads", type=int, default=1)
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--name", default="scene_judge", help="run folder under runs/")
+    t.add_argument("--output", type=Path, help="also export ONNX here (models/scene_sphere_judge.onnx)")
+    v = sub.add_parser("validate", help="score the judge's cuts on validation scenes")
+    v.add_argument("model", type=Path)
+    v.add_argument("--count", type=int, default=300, help="validation scenes of each look")
+    a = ap.parse_args(argv)
+    if a.cmd == "validate":
+        rows = validate(SceneJudge(a.model), count=a.count)
+        for row in sorted(rows, key=lambda r: (r["wrong"] > 0, -r["exact"]))[:25]:
+            print(row)
+        return
+    if a.cmd == "crops":
+        build_crops(a.out, a.scenes, a.workers)
+        return
+    files = sorted(a.crops.glob("look*_seed*_*[0-9].npz"))
+    parts = [np.load(f) for f in files]
+    x, y = np.concatenate([p["x"] for p in parts]), np.concatenate([p["y"] for p in parts])
+    run = RUNS / a.name
+    run.mkdir(parents=True, exist_ok=True)
+    with open(run / "train.log", "a") as logf:
+        def log(msg: str) -> None:
+            print(msg, flush=True)
+            logf.write(msg + "\n")
+            logf.flush()
+        log(f"{len(y)} crops from {len(files)} chunks; per class {np.bincount(y, minlength=3).tolist()}")
+        model = die_classifier.train(x, y, a.epochs, lr=a.lr, seed=a.seed, threads=a.threads, log=log,
+                                     init=die_classifier.build_model(3))
+    print(die_classifier.save_run(model, run, {"chunks": len(files), "crops": int(len(y)), "epochs": a.epochs,
+                                               "seed": a.seed, "lr": a.lr, "size": JUDGE_SIZE},
+                                  "scene_sphere_judge.onnx", a.output, JUDGE_SIZE))
+
+
+if __name__ == "__main__":
+    main()
