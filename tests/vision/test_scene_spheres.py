@@ -7,6 +7,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from vision.detector.errors import NoModelError
 from vision.detector.model import Detection
 from vision.games.quarx import photo
 from vision.games.quarx.scene_judge import JUDGE_SIZE, NOT_SPHERE, PART, SPHERE as ONE_SPHERE, judge_crop
@@ -283,3 +284,30 @@ def test_the_judges_cuts_are_scored_as_the_photo_path_answers():
                 (np.array([0.95, 0.5]), np.array([_p(0.9, 0.05), _p(0.95, 0.0)]), 1)]  # a decoy called a sphere
     rows = cut_table(pictures, [JudgeCuts(0.1, 0.8, 0.8, None), JudgeCuts(0.1, 0.9, 0.8, None)])
     assert [(r["exact"], r["unsure"], r["wrong"]) for r in rows] == [(2, 1, 1), (1, 2, 1)]
+
+
+class _CardNet:
+    """The detector network, seeing one card at `score` (or none)."""
+
+    def __init__(self, score):
+        self.score = score
+
+    def detect(self, frame, conf, classes):
+        seen = [Detection("quarx_card", (0.0, 0, 40, 60), self.score)] if self.score is not None else []
+        return [d for d in seen if d.score >= conf and d.cls in classes]
+
+
+@pytest.mark.parametrize("card, sure", [(None, True), (0.5, True), (0.95, False)])
+def test_a_card_the_network_sees_but_the_finder_lost_makes_the_scene_count_unsure(monkeypatch, card, sure):
+    """A lost Quarx card's printed spheres are not what the scene detector counts."""
+    monkeypatch.setattr(photo, "load_scene_spheres", lambda: _Scenes(2))
+    got = photo.count_quarx(BLANK, detector=_CardNet(card))
+    assert got.sure is sure and (got.spheres == 2 if sure else got.to_json()["spheres"] is None)
+
+
+def test_with_no_network_to_rule_out_a_lost_card_the_scene_count_is_unsure(monkeypatch):
+    def missing():
+        raise NoModelError("no detector installed")
+    monkeypatch.setattr(photo, "load_scene_spheres", lambda: _Scenes(2))
+    monkeypatch.setattr(photo, "load_detector", missing)
+    assert not photo.count_quarx(BLANK).sure

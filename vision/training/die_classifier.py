@@ -20,18 +20,20 @@ from vision.training.train import RUNS
 CLASSES = 7
 
 
-def build_model(classes: int = CLASSES, channels: int = 3):
+def build_model(classes: int = CLASSES, channels: int = 3, width: int = 1):
     """The small CNN on 32 px crops; `classes` outputs (the Quarx sphere classifier has 3);
-    `channels`: 3 (RGB), or 4 with a mask of what the crop is of (the sphere classifier, v8 on)."""
+    `channels`: 3 (RGB), or 4 with a mask of what the crop is of (the sphere classifier, v8 on);
+    `width` multiplies every layer's channels (the cost grows with its square)."""
     import torch.nn as nn
 
     def conv(cin: int, cout: int) -> list:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
-    # About 8 M multiply-adds per crop: a frame's dozen dice cost well under a millisecond.
-    return nn.Sequential(*conv(channels, 16), nn.MaxPool2d(2), *conv(16, 32), *conv(32, 32), nn.MaxPool2d(2),
-                         *conv(32, 64), *conv(64, 64), nn.MaxPool2d(2),
-                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(64, classes))
+    a, b, c = 16 * width, 32 * width, 64 * width
+    # About 8 M multiply-adds per crop at width 1: a frame's dozen dice cost well under a millisecond.
+    return nn.Sequential(*conv(channels, a), nn.MaxPool2d(2), *conv(a, b), *conv(b, b), nn.MaxPool2d(2),
+                         *conv(b, c), *conv(c, c), nn.MaxPool2d(2),
+                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(c, classes))
 
 
 def augment(x, gen):

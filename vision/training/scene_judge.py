@@ -216,6 +216,7 @@ def main(argv: list[str] | None = None) -> None:
     t.add_argument("--lr", type=float, default=3e-3)
     t.add_argument("--threads", type=int, default=1)
     t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--width", type=int, default=1, help="the CNN's channels times this")
     t.add_argument("--name", default="scene_judge", help="run folder under runs/")
     t.add_argument("--output", type=Path, help="also export ONNX here (models/scene_sphere_judge.onnx)")
     v = sub.add_parser("validate", help="score the judge's cuts on validation scenes")
@@ -242,9 +243,10 @@ def main(argv: list[str] | None = None) -> None:
             logf.flush()
         log(f"{len(y)} crops from {len(files)} chunks; per class {np.bincount(y, minlength=3).tolist()}")
         model = die_classifier.train(x, y, a.epochs, lr=a.lr, seed=a.seed, threads=a.threads, log=log,
-                                     init=die_classifier.build_model(3))
+                                     init=die_classifier.build_model(3, width=a.width))
     print(die_classifier.save_run(model, run, {"chunks": len(files), "crops": int(len(y)), "epochs": a.epochs,
-                                               "seed": a.seed, "lr": a.lr, "size": JUDGE_SIZE},
+                                               "seed": a.seed, "lr": a.lr, "size": JUDGE_SIZE,
+                                               "width": a.width},
                                   "scene_sphere_judge.onnx", a.output, JUDGE_SIZE))
 
 

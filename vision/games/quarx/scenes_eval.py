@@ -18,7 +18,8 @@ import cv2
 import numpy as np
 
 from vision.games.quarx.photo import count_quarx
-from vision.games.quarx.scene_spheres import SURE, load_scene_spheres
+from vision.games.quarx.scene_judge import SPHERE
+from vision.games.quarx.scene_spheres import MAYBE, SURE, judged_verdicts, load_scene_spheres
 from vision.synth.holdout_scenes import render_scene
 
 SEED = 91
@@ -98,24 +99,35 @@ def evaluate(seed: int = SEED, count: int = 200, cache: Path | None = None) -> S
 
 
 def reading_picture(seed: int, indices: list[int], cache: Path | None = None, height: int = 360) -> np.ndarray:
-    """The scene detector's boxes on chosen pictures side by side, each scored: green at SURE or
-    more, orange between MAYBE and SURE (a box that makes the count unsure); above each, the
-    answer against the drawn spheres."""
+    """The scene detector's boxes on chosen pictures side by side, each scored: green where the
+    box counts as a sphere, orange where it makes the count unsure, grey where it counts as none
+    (with a judge installed, the judge's "one sphere" chance after the detector's score); above
+    each, the answer against the drawn spheres."""
     model = load_scene_spheres()
     if model is None:
         raise FileNotFoundError("no scene sphere model is installed")
+    colours = {True: (60, 200, 60), None: (0, 140, 255), False: (150, 150, 150)}
     panels = []
     for idx in indices:
         image, spheres = scene_picture(seed, idx, cache)
         got = count_quarx(image)
         k = height / image.shape[0]
         panel = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
-        for d in model.boxes(image):
-            colour = (60, 200, 60) if d.score >= SURE else (0, 140, 255)
-            x1, y1, x2, y2 = (int(round(v * k)) for v in d.box)
-            cv2.rectangle(panel, (x1, y1), (x2, y2), colour, 2)
+        found = model.boxes(image, min(MAYBE, model.cuts.maybe) if model.judge else MAYBE)
+        scores = np.array([d.score for d in found], np.float32)
+        if model.judge:
+            probs = model.judge.probabilities(image, [d.box for d in found])
+            verdicts = judged_verdicts(scores, probs, SURE, model.cuts)
+        else:
+            probs, verdicts = None, [True if s >= SURE else None for s in scores]
+        for i, (d, v) in enumerate(zip(found, verdicts)):
+            x1, y1, x2, y2 = (int(round(c * k)) for c in d.box)
+            cv2.rectangle(panel, (x1, y1), (x2, y2), colours[v], 2)
             # cut, not rounded: a box of 0.899 is under a SURE of 0.9 and must not read "0.90"
-            cv2.putText(panel, f"{int(d.score * 100) / 100:.2f}", (x1, max(12, y1 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1, cv2.LINE_AA)
+            text = f"{int(d.score * 100) / 100:.2f}"
+            if probs is not None:
+                text += f" / {int(probs[i][SPHERE] * 100) / 100:.2f}"
+            cv2.putText(panel, text, (x1, max(12, y1 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colours[v], 1, cv2.LINE_AA)
         said = f"counted {got.spheres}" if got.sure else "unsure"
         head = np.full((28, panel.shape[1], 3), 255, np.uint8)
         cv2.putText(head, f"{said}; drawn: {spheres}", (6, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 1, cv2.LINE_AA)
