@@ -10,14 +10,15 @@ import pytest
 from vision.detector.errors import NoModelError
 from vision.detector.model import Detection
 from vision.games.quarx import photo
-from vision.games.quarx.scene_judge import JUDGE_SIZE, NOT_SPHERE, PART, SPHERE as ONE_SPHERE, judge_crop
+from vision.games.quarx.scene_judge import JUDGE_SIZE, NOT_SPHERE, PART, judge_crop, load_scene_judge
+from vision.games.quarx.scene_judge import SPHERE as ONE_SPHERE
 from vision.games.quarx.scene_spheres import (JUDGE_CUTS, MAYBE, SURE, JudgeCuts, SceneSpheres, count_from_scores,
                                               count_odds, judged_verdicts)
 from vision.games.quarx.scenes_eval import SceneTally
 from vision.synth.holdout_scenes import KINDS, render_scene
 from vision.synth.table_scenes import (MIN_VISIBLE_PX, SPHERE, Solid, _hit_local, _painted, refract, render_table_scene,
                                        through_glass)
-from vision.training.scene_judge import cut_table, label_box, scene_crops
+from vision.training.scene_judge import choices, cut_table, label_box, scene_crops, visible_boxes
 from vision.training.sphere_scenes import build, rule_table
 
 SMALL = (200, 150)
@@ -311,3 +312,34 @@ def test_with_no_network_to_rule_out_a_lost_card_the_scene_count_is_unsure(monke
     monkeypatch.setattr(photo, "load_scene_spheres", lambda: _Scenes(2))
     monkeypatch.setattr(photo, "load_detector", missing)
     assert not photo.count_quarx(BLANK).sure
+
+
+def test_the_shipped_judge_tells_spheres_from_decoys_on_scenes_it_never_saw():
+    """Training scenes of a seed no judge trained on: the boxes of the labelled spheres are called
+    "one sphere" far more surely than the boxes of eggs, discs, boxes and rings."""
+    judge = load_scene_judge()
+    if judge is None:
+        pytest.skip("models/scene_sphere_judge.onnx is not installed")
+    on_spheres, on_decoys = [], []
+    for idx in range(8):
+        scene = render_table_scene(7, idx, (320, 240))
+        whole = scene.sphere_boxes()
+        decoys = [b for i, b in visible_boxes(scene).items() if scene.solids[i].kind != SPHERE
+                  and np.count_nonzero(scene.ids == i) >= 100]
+        probs = judge.probabilities(scene.image, whole + decoys)
+        on_spheres += list(probs[:len(whole), ONE_SPHERE])
+        on_decoys += list(probs[len(whole):, ONE_SPHERE])
+    assert len(on_spheres) >= 8 and len(on_decoys) >= 8
+    assert np.mean(on_spheres) > np.mean(on_decoys) + 0.3, (np.mean(on_spheres), np.mean(on_decoys))
+
+
+def test_the_judges_cuts_are_chosen_for_no_more_wrong_pictures_on_any_look_then_the_most_exact():
+    def row(maybe, looks):
+        return {"maybe": maybe, "exact": sum(e for e, _, _ in looks), "wrong": sum(w for _, _, w in looks),
+                "by_look": [list(x) for x in looks]}
+    alone = row(MAYBE, [(25, 224, 0), (13, 231, 7)])
+    bolder = row(MAYBE, [(40, 208, 1), (20, 224, 7)])      # a wrong picture on the first look
+    blind = row(0.3, [(36, 213, 0), (20, 224, 7)])        # drops boxes the detector's cuts look at
+    best, fewer_wrong, worse = (row(MAYBE, [(31, 218, 0), (18, 226, w)]) for w in (7, 5, 0))
+    worse["by_look"][1][0] = worse["exact"] = 10
+    assert choices([alone, bolder, blind, best, fewer_wrong, worse]) == [fewer_wrong, best, worse]
