@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -140,7 +142,19 @@ def export(model, out: Path, size: int = CROP_SIZE) -> Path:
     return out
 
 
-def _load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
+@contextmanager
+def run_log(run: Path) -> Iterator[Callable[[str], None]]:
+    """A log function for a training run: each line printed and appended to the run's train.log."""
+    with open(run / "train.log", "a") as logf:
+        def log(msg: str) -> None:
+            print(msg, flush=True)
+            logf.write(msg + "\n")
+            logf.flush()
+        yield log
+
+
+def load_crops(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
+    """The crops (x) and classes (y) of .npz files, end to end."""
     parts = [np.load(p) for p in paths]
     return np.concatenate([p["x"] for p in parts]), np.concatenate([p["y"] for p in parts])
 
@@ -161,14 +175,10 @@ def main() -> None:
     ap.add_argument("--init", type=Path, help="start from these weights (a run's weights.pt)")
     ap.add_argument("--lr", type=float, default=3e-3)
     a = ap.parse_args()
-    x, y = _load(a.data)
+    x, y = load_crops(a.data)
     run = RUNS / a.name
     run.mkdir(parents=True, exist_ok=True)
-    with open(run / "train.log", "a") as logf:
-        def log(msg: str) -> None:
-            print(msg, flush=True)
-            logf.write(msg + "\n")
-            logf.flush()
+    with run_log(run) as log:
         log(f"{len(y)} crops from {[str(p) for p in a.data]}; per class {np.bincount(y, minlength=7).tolist()}")
         init = None
         if a.init:

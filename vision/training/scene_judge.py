@@ -245,15 +245,10 @@ def main(argv: list[str] | None = None) -> None:
         build_crops(a.out, a.scenes, a.workers)
         return
     files = sorted(a.crops.glob("look*_seed*_*[0-9].npz"))
-    parts = [np.load(f) for f in files]
-    x, y = np.concatenate([p["x"] for p in parts]), np.concatenate([p["y"] for p in parts])
+    x, y = die_classifier.load_crops(files)
     run = RUNS / a.name
     run.mkdir(parents=True, exist_ok=True)
-    with open(run / "train.log", "a") as logf:
-        def log(msg: str) -> None:
-            print(msg, flush=True)
-            logf.write(msg + "\n")
-            logf.flush()
+    with die_classifier.run_log(run) as log:
         log(f"{len(y)} crops from {len(files)} chunks; per class {np.bincount(y, minlength=3).tolist()}")
         model = die_classifier.train(x, y, a.epochs, lr=a.lr, seed=a.seed, threads=a.threads, log=log,
                                      init=die_classifier.build_model(3, width=a.width))

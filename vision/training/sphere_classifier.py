@@ -213,11 +213,7 @@ def main(argv: list[str] | None = None) -> None:
     else:
         x, y = crops(a.cards, a.seed, labels=a.labels, masks=a.masks)
         np.savez_compressed(data, x=x, y=y)
-    with open(run / "train.log", "a") as logf:
-        def log(msg: str) -> None:
-            print(msg, flush=True)
-            logf.write(msg + "\n")
-            logf.flush()
+    with die_classifier.run_log(run) as log:
         log(f"{len(y)} crops from {a.cards} cards; per class {np.bincount(y, minlength=3).tolist()}")
         init = die_classifier.build_model(len(CLASS_NAMES), 4 if a.masks else 3)
         if a.init:
