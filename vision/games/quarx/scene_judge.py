@@ -21,7 +21,6 @@ DEFAULT_SCENE_JUDGE = Path(__file__).resolve().parents[3] / "models" / "scene_sp
 JUDGE_SIZE = 48  # spheres of the test look are 20-60 px across: 48 px keeps their shading
 JUDGE_MARGIN = 1.5  # the box's long side times this: the sphere's rim, shadow and the table by it
 SPHERE, NOT_SPHERE, PART = 0, 1, 2  # the classes, as vision.training.scene_judge labels them
-CLASS_NAMES = ("one sphere", "no sphere", "part of one, or several")
 
 
 def judge_crop(frame: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:

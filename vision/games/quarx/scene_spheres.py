@@ -76,16 +76,21 @@ class SceneSpheres:
         """The spheres in the picture (None when a box is neither surely a sphere nor surely
         not, by the detector's score or, where a judge is installed, by the judge; or when any box
         of at least MAYBE is centred in one of the `keep_out` boxes) and the boxes counted."""
-        found = self.boxes(frame, min(MAYBE, self.cuts.maybe) if self.judge else MAYBE)
-        if any(holds_centre(k, d.box) for k in keep_out for d in found if d.score >= MAYBE):
-            return None, []
-        scores = np.array([d.score for d in found], np.float32)
-        if self.judge is None:
-            return count_from_scores(scores), [d for d in found if d.score >= SURE]
-        verdicts = judged_verdicts(scores, self.judge.probabilities(frame, [d.box for d in found]), SURE, self.cuts)
-        if None in verdicts:
+        found, _, verdicts = self.judged(frame)
+        if None in verdicts or any(holds_centre(k, d.box) for k in keep_out for d in found if d.score >= MAYBE):
             return None, []
         return sum(verdicts), [d for d, v in zip(found, verdicts) if v]
+
+    def judged(self, frame: np.ndarray) -> tuple[list[Detection], np.ndarray | None, list[bool | None]]:
+        """Every box looked at, the judge's N x 3 probabilities for them (None with no judge) and
+        each box's verdict: True a sphere, False none, None in doubt (judged_verdicts; with no
+        judge, every box between MAYBE and SURE is in doubt)."""
+        found = self.boxes(frame, MAYBE if self.judge is None else min(MAYBE, self.cuts.maybe))
+        scores = np.array([d.score for d in found], np.float32)
+        if self.judge is None:
+            return found, None, [True if s >= SURE else None for s in scores]
+        probs = self.judge.probabilities(frame, [d.box for d in found])
+        return found, probs, judged_verdicts(scores, probs, SURE, self.cuts)
 
 
 def judged_verdicts(scores: np.ndarray, probs: np.ndarray, sure: float = SURE,

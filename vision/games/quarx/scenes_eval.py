@@ -19,7 +19,7 @@ import numpy as np
 
 from vision.games.quarx.photo import count_quarx
 from vision.games.quarx.scene_judge import SPHERE
-from vision.games.quarx.scene_spheres import MAYBE, SURE, judged_verdicts, load_scene_spheres
+from vision.games.quarx.scene_spheres import load_scene_spheres
 from vision.synth.holdout_scenes import render_scene
 
 SEED = 91
@@ -113,13 +113,7 @@ def reading_picture(seed: int, indices: list[int], cache: Path | None = None, he
         got = count_quarx(image)
         k = height / image.shape[0]
         panel = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
-        found = model.boxes(image, min(MAYBE, model.cuts.maybe) if model.judge else MAYBE)
-        scores = np.array([d.score for d in found], np.float32)
-        if model.judge:
-            probs = model.judge.probabilities(image, [d.box for d in found])
-            verdicts = judged_verdicts(scores, probs, SURE, model.cuts)
-        else:
-            probs, verdicts = None, [True if s >= SURE else None for s in scores]
+        found, probs, verdicts = model.judged(image)
         for i, (d, v) in enumerate(zip(found, verdicts)):
             x1, y1, x2, y2 = (int(round(c * k)) for c in d.box)
             cv2.rectangle(panel, (x1, y1), (x2, y2), colours[v], 2)
