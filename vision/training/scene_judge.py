@@ -9,8 +9,8 @@ of CANDIDATE, and every box it draws is labelled from the rendered solids:
 - 2 part of one, or several: anything between.
 
 Each solid's own visible box, jittered as the detector's are, is added the same way, so decoys
-the detector never boxed are taught as well. Crops are written in chunks of CHUNK scenes (a run
-that stops resumes from the chunks on disk), then the die classifier's small CNN is trained on
+the detector never boxed are taught as well. Crops are written in chunks of CHUNK scenes (whole
+chunks; a run that stops resumes from the chunks on disk), then the die classifier's small CNN is trained on
 them at 48 px and exported to ONNX. Needs the `train` extra (torch).
 
     python -m vision.training.scene_judge crops --scenes 1500 --workers 2
@@ -19,7 +19,8 @@ them at 48 px and exported to ONNX. Needs the `train` extra (torch).
 
 The judge's cuts (vision.games.quarx.scene_spheres.JudgeCuts) are chosen by `validate` on the
 validation scenes the detector's cuts were chosen on (seed 1011, the third and fourth looks,
-pictures with a sphere mostly hidden left out): the most pictures exact with none wrong.
+pictures with a sphere mostly hidden left out) by the rule of `choices`: no more wrong pictures
+than the detector's cuts alone on either look, then the most exact.
 """
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.detector.die_crop import jitter_box
+from vision.detector.geometry import iou_one_to_many
 from vision.games.quarx.photo import MIN_SCENE_SPHERES
 from vision.games.quarx.scene_judge import JUDGE_SIZE, NOT_SPHERE, PART, SPHERE, SceneJudge, judge_crop
 from vision.games.quarx.scene_spheres import MAYBE, SURE, JudgeCuts, SceneSpheres, judged_verdicts
@@ -50,14 +52,6 @@ CHUNK = 50
 LOOK_SEEDS = {3: 41, 4: 42}
 
 
-def _iou(a, b) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def visible_boxes(scene: TableScene) -> dict[int, tuple[float, float, float, float]]:
     """Each solid's visible part in pixels (x1, y1, x2, y2), by its index; solids out of sight are left out."""
     out = {}
@@ -68,13 +62,15 @@ def visible_boxes(scene: TableScene) -> dict[int, tuple[float, float, float, flo
     return out
 
 
+def _best_iou(box, boxes: list) -> float:
+    return float(iou_one_to_many(np.array(box, np.float32), np.array(boxes, np.float32)).max()) if boxes else 0.0
+
+
 def label_box(box, spheres_whole: list, spheres_any: list) -> int:
     """The class of a box given the labelled spheres' visible boxes and every sphere's."""
-    if spheres_whole and max(_iou(box, s) for s in spheres_whole) >= WHOLE_IOU:
+    if _best_iou(box, spheres_whole) >= WHOLE_IOU:
         return SPHERE
-    if not spheres_any or max(_iou(box, s) for s in spheres_any) < NONE_IOU:
-        return NOT_SPHERE
-    return PART
+    return NOT_SPHERE if _best_iou(box, spheres_any) < NONE_IOU else PART
 
 
 def scene_crops(scene: TableScene, boxes: list, rng: np.random.Generator) -> tuple[list, list]:
