@@ -225,6 +225,7 @@ def main(argv: list[str] | None = None) -> None:
     t.add_argument("--threads", type=int, default=1)
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--width", type=int, default=1, help="the CNN's channels times this")
+    t.add_argument("--smoothing", type=float, default=0.05, help="label smoothing")
     t.add_argument("--name", default="scene_judge", help="run folder under runs/")
     t.add_argument("--output", type=Path, help="also export ONNX here (models/scene_sphere_judge.onnx)")
     v = sub.add_parser("validate", help="score the judge's cuts on validation scenes")
@@ -247,10 +248,10 @@ def main(argv: list[str] | None = None) -> None:
     with die_classifier.run_log(run) as log:
         log(f"{len(y)} crops from {len(files)} chunks; per class {np.bincount(y, minlength=3).tolist()}")
         model = die_classifier.train(x, y, a.epochs, lr=a.lr, seed=a.seed, threads=a.threads, log=log,
-                                     init=die_classifier.build_model(3, width=a.width))
+                                     init=die_classifier.build_model(3, width=a.width), smoothing=a.smoothing)
     print(die_classifier.save_run(model, run, {"chunks": len(files), "crops": int(len(y)), "epochs": a.epochs,
                                                "seed": a.seed, "lr": a.lr, "size": JUDGE_SIZE,
-                                               "width": a.width},
+                                               "width": a.width, "smoothing": a.smoothing},
                                   "scene_sphere_judge.onnx", a.output, JUDGE_SIZE))
 
 
