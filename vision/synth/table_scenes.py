@@ -66,6 +66,11 @@ class TableScene:
     ids: np.ndarray  # h x w, the index of the solid seen at each pixel, -1 the table or beyond
     full_px: list[float]  # each solid's disc in pixels were nothing in front of it (spheres only)
 
+    @property
+    def spheres(self) -> int:
+        """The spheres drawn, in sight or not (those labelled are sphere_boxes())."""
+        return sum(s.kind == SPHERE for s in self.solids)
+
     def sphere_boxes(self) -> list[tuple[float, float, float, float]]:
         """(x1, y1, x2, y2) of each labelled sphere's visible part, in pixels."""
         out = []

@@ -121,8 +121,8 @@ def predict(model, x: np.ndarray, batch: int = 512) -> np.ndarray:
 
 def export(model, out: Path, size: int = CROP_SIZE) -> Path:
     """ONNX with a dynamic batch: N x C x size x size (RGB 0..1, then any mask) in; N x classes
-    logits and the N x 64 features under them out (a user's profile retrains only the last layer
-    on the features)."""
+    logits and the features under them (N x 64 at width 1) out (a user's profile retrains only
+    the last layer on the features)."""
     import torch
     import torch.nn as nn
 

@@ -144,7 +144,7 @@ def validation_pictures(look: int, count: int = 300, cache: Path = DEFAULT_CROPS
         for i in range(count):
             scene = render_table_scene(VALIDATION_SEED, i, look=look)
             t = len(scene.sphere_boxes())
-            if sum(s.kind == SPHERE_KIND for s in scene.solids) != t:
+            if scene.spheres != t:
                 continue  # a sphere mostly hidden: no one right count
             found = det.boxes(scene.image, CANDIDATE)
             scores += [d.score for d in found]

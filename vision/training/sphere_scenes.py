@@ -67,7 +67,7 @@ def validate(model: SceneSpheres, seed: int = 1011, count: int = 300, look: int 
     scenes = [render_table_scene(seed, i, look=look) for i in range(count)]
     truth = [len(sc.sphere_boxes()) for sc in scenes]
     # A picture whose spheres are not all labelled (one mostly hidden) has no one right count.
-    clear = [sum(s.kind == "sphere" for s in sc.solids) == t for sc, t in zip(scenes, truth)]
+    clear = [sc.spheres == t for sc, t in zip(scenes, truth)]
     scores = [np.array([d.score for d in model.boxes(sc.image, min(maybes))], np.float32) for sc in scenes]
     return rule_table([(s, t) for s, t, c in zip(scores, truth, clear) if c], sures, maybes, certains)
 
