@@ -18,7 +18,7 @@ from vision.games.quarx.scenes_eval import SceneTally
 from vision.synth.holdout_scenes import KINDS, render_scene
 from vision.synth.table_scenes import (MIN_VISIBLE_PX, SPHERE, Solid, _hit_local, _painted, refract, render_table_scene,
                                        through_glass)
-from vision.training.scene_judge import choices, cut_table, label_box, scene_crops, visible_boxes
+from vision.training.scene_judge import card_crops, choices, cut_table, label_box, scene_crops, visible_boxes
 from vision.training.sphere_scenes import build, rule_table
 
 SMALL = (200, 150)
@@ -276,6 +276,20 @@ def test_training_crops_label_the_detectors_boxes_and_every_solid_in_sight():
     assert np.array_equal(crops[0], judge_crop(scene.image, spheres[0]))
     assert ys[:2] == [ONE_SPHERE, NOT_SPHERE]
     assert len(ys) > 2 and set(ys) <= {ONE_SPHERE, NOT_SPHERE, PART}
+
+
+def test_shape_cards_teach_whole_spheres_among_decoys_and_boxes_off_any_shape():
+    ys = []
+    for idx in range(6):
+        crops, y = card_crops(43, idx)
+        assert all(c.shape == (JUDGE_SIZE, JUDGE_SIZE, 3) for c in crops) and len(crops) == len(y)
+        ys += y
+    again, y_again = card_crops(43, 0)
+    first, y_first = card_crops(43, 0)
+    assert y_again == y_first and all(np.array_equal(a, b) for a, b in zip(again, first))
+    # Cards hold 0-9 spheres and 0-6 decoys: every class shows over a few cards, "no sphere" most.
+    counts = np.bincount(ys, minlength=3)
+    assert counts[ONE_SPHERE] > 0 and counts[PART] > 0 and counts[NOT_SPHERE] > counts[ONE_SPHERE]
 
 
 def test_the_judges_cuts_are_scored_as_the_photo_path_answers():

@@ -36,6 +36,8 @@ from vision.detector.geometry import iou_one_to_many
 from vision.games.quarx.photo import MIN_SCENE_SPHERES
 from vision.games.quarx.scene_judge import JUDGE_SIZE, NOT_SPHERE, PART, SPHERE, SceneJudge, judge_crop
 from vision.games.quarx.scene_spheres import MAYBE, SURE, JudgeCuts, SceneSpheres, judged_verdicts
+from vision.synth.quarx_shapes import SPHERE as CARD_SPHERE
+from vision.synth.quarx_shapes import render_shape_card
 from vision.synth.table_scenes import SPHERE as SPHERE_KIND
 from vision.synth.table_scenes import TableScene, render_table_scene
 from vision.training import die_classifier
@@ -92,14 +94,52 @@ def scene_crops(scene: TableScene, boxes: list, rng: np.random.Generator) -> tup
     return crops, ys
 
 
+CARD_SEED = 43  # the shape cards' stream, used by no other judge data
+CARD_GAP = 2  # px between a card's shapes: each is whole, so its mask's box is the sphere's
+
+
+def card_crops(seed: int, idx: int) -> tuple[list, list]:
+    """(crops, classes) of one shape card (vision.synth.quarx_shapes, the sphere classifier's
+    domain-randomised art: matte, glossy, metal, glass and banded spheres among eggs, discs,
+    domes, cylinders end-on, tori): each shape's box jittered JITTERS times, and as many boxes
+    of a shape's size anywhere on the card, labelled as scene crops are."""
+    rng = np.random.default_rng([seed, idx, 11])
+    card = render_shape_card(rng, min_gap=CARD_GAP)
+    boxes = {}
+    for i, sh in enumerate(card.shapes):
+        ys, xs = np.nonzero(sh.mask)
+        if len(xs) >= MIN_VISIBLE:
+            boxes[i] = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+    spheres = [b for i, b in boxes.items() if card.shapes[i].kind == CARD_SPHERE]
+    h, w = card.image.shape[:2]
+    crops, ys = [], []
+    for b in boxes.values():
+        for _ in range(JITTERS):
+            j = jitter_box(rng, b)
+            crops.append(judge_crop(card.image, j))
+            ys.append(label_box(j, spheres, spheres))
+        side = max(b[2] - b[0], b[3] - b[1])
+        x, y = rng.uniform(0, w - side), rng.uniform(0, h - side)
+        crops.append(judge_crop(card.image, (x, y, x + side, y + side)))
+        ys.append(label_box((x, y, x + side, y + side), spheres, spheres))
+    return crops, ys
+
+
 _detector: SceneSpheres | None = None
 
 
 def _chunk(job: tuple[Path, int, int, int]) -> str:
     out, look, seed, start = job
-    path = out / f"look{look}_seed{seed}_{start:05d}.npz"
+    path = out / (f"cards_seed{seed}_{start:05d}.npz" if look == 0 else f"look{look}_seed{seed}_{start:05d}.npz")
     if path.exists():
         return f"{path.name} (kept)"
+    if look == 0:
+        xs, ys = [], []
+        for i in range(start, start + CHUNK):
+            c, y = card_crops(seed, i)
+            xs += c
+            ys += y
+        return _save_chunk(path, xs, ys)
     global _detector
     if _detector is None:
         _detector = SceneSpheres(threads=1, judged=False)
@@ -110,16 +150,22 @@ def _chunk(job: tuple[Path, int, int, int]) -> str:
         c, y = scene_crops(scene, boxes, np.random.default_rng([seed, i, 7]))
         xs += c
         ys += y
+    return _save_chunk(path, xs, ys)
+
+
+def _save_chunk(path: Path, xs: list, ys: list) -> str:
     tmp = path.with_suffix(".tmp.npz")
     np.savez_compressed(tmp, x=np.stack(xs), y=np.array(ys, np.int64))
     tmp.rename(path)
     return path.name
 
 
-def build_crops(out: Path = DEFAULT_CROPS, scenes: int = 1500, workers: int = 1) -> list[Path]:
-    """Crops of `scenes` scenes of each look in LOOK_SEEDS, in chunk files under `out` (kept ones are not redone)."""
+def build_crops(out: Path = DEFAULT_CROPS, scenes: int = 1500, workers: int = 1, cards: int = 0) -> list[Path]:
+    """Crops of `scenes` scenes of each look in LOOK_SEEDS, and of `cards` shape cards, in chunk
+    files under `out` (kept ones are not redone)."""
     out.mkdir(parents=True, exist_ok=True)
     jobs = [(out, look, seed, s) for look, seed in LOOK_SEEDS.items() for s in range(0, scenes, CHUNK)]
+    jobs += [(out, 0, CARD_SEED, s) for s in range(0, cards, CHUNK)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             for name in pool.map(_chunk, jobs):
@@ -127,7 +173,7 @@ def build_crops(out: Path = DEFAULT_CROPS, scenes: int = 1500, workers: int = 1)
     else:
         for job in jobs:
             print(_chunk(job), flush=True)
-    return sorted(out.glob("look*_seed*_*[0-9].npz"))
+    return sorted(out.glob("look*_seed*_*[0-9].npz")) + sorted(out.glob("cards_seed*_*[0-9].npz"))
 
 
 VALIDATION_SEED = 1011
@@ -218,6 +264,7 @@ def main(argv: list[str] | None = None) -> None:
     c.add_argument("--out", type=Path, default=DEFAULT_CROPS)
     c.add_argument("--scenes", type=int, default=1500, help="scenes of each look")
     c.add_argument("--workers", type=int, default=1)
+    c.add_argument("--cards", type=int, default=0, help="shape cards (vision.synth.quarx_shapes) as well")
     t = sub.add_parser("train", help="train on the crops and export ONNX")
     t.add_argument("--crops", type=Path, default=DEFAULT_CROPS)
     t.add_argument("--epochs", type=int, default=12)
@@ -228,6 +275,7 @@ def main(argv: list[str] | None = None) -> None:
     t.add_argument("--smoothing", type=float, default=0.05, help="label smoothing")
     t.add_argument("--name", default="scene_judge", help="run folder under runs/")
     t.add_argument("--output", type=Path, help="also export ONNX here (models/scene_sphere_judge.onnx)")
+    t.add_argument("--cards", action="store_true", help="train on the shape cards' crops too")
     v = sub.add_parser("validate", help="score the judge's cuts on validation scenes")
     v.add_argument("model", type=Path)
     v.add_argument("--count", type=int, default=300, help="validation scenes of each look")
@@ -239,9 +287,11 @@ def main(argv: list[str] | None = None) -> None:
             print(row)
         return
     if a.cmd == "crops":
-        build_crops(a.out, a.scenes, a.workers)
+        build_crops(a.out, a.scenes, a.workers, a.cards)
         return
     files = sorted(a.crops.glob("look*_seed*_*[0-9].npz"))
+    if a.cards:
+        files += sorted(a.crops.glob("cards_seed*_*[0-9].npz"))
     x, y = die_classifier.load_crops(files)
     run = RUNS / a.name
     run.mkdir(parents=True, exist_ok=True)
@@ -251,7 +301,7 @@ def main(argv: list[str] | None = None) -> None:
                                      init=die_classifier.build_model(3, width=a.width), smoothing=a.smoothing)
     print(die_classifier.save_run(model, run, {"chunks": len(files), "crops": int(len(y)), "epochs": a.epochs,
                                                "seed": a.seed, "lr": a.lr, "size": JUDGE_SIZE,
-                                               "width": a.width, "smoothing": a.smoothing},
+                                               "width": a.width, "smoothing": a.smoothing, "cards": a.cards},
                                   "scene_sphere_judge.onnx", a.output, JUDGE_SIZE))
 
 
