@@ -18,7 +18,9 @@ from vision.games.quarx.scenes_eval import SceneTally
 from vision.synth.holdout_scenes import KINDS, render_scene
 from vision.synth.table_scenes import (MIN_VISIBLE_PX, SPHERE, Solid, _hit_local, _painted, refract, render_table_scene,
                                        through_glass)
-from vision.training.scene_judge import card_crops, choices, cut_table, label_box, scene_crops, visible_boxes
+from vision.synth.mesh_scenes import render_scene as render_mesh_scene
+from vision.training.scene_judge import (CANDIDATE, MESH, MESH_SEED, card_crops, choices, cut_table, label_box,
+                                         scene_crops, validation_pictures, visible_boxes)
 from vision.training.sphere_scenes import build, rule_table
 
 SMALL = (200, 150)
@@ -290,6 +292,13 @@ def test_shape_cards_teach_whole_spheres_among_decoys_and_boxes_off_any_shape():
     # Cards hold 0-9 spheres and 0-6 decoys: every class shows over a few cards, "no sphere" most.
     counts = np.bincount(ys, minlength=3)
     assert counts[ONE_SPHERE] > 0 and counts[PART] > 0 and counts[NOT_SPHERE] > counts[ONE_SPHERE]
+
+
+def test_the_choosing_bed_keeps_every_mesh_picture_with_its_count_and_the_detectors_boxes(tmp_path):
+    pics = validation_pictures(MESH, 3, cache=tmp_path)
+    assert [t for _, _, t in pics] == [render_mesh_scene(MESH_SEED, i).spheres for i in range(3)]
+    assert all(len(scores) == len(crops) and (scores >= CANDIDATE).all() for scores, crops, _ in pics)
+    assert validation_pictures(MESH, 3, cache=tmp_path)[0][2] == pics[0][2]  # read back from the cache
 
 
 def test_the_judges_cuts_are_scored_as_the_photo_path_answers():

@@ -36,6 +36,7 @@ from vision.detector.geometry import iou_one_to_many
 from vision.games.quarx.photo import MIN_SCENE_SPHERES
 from vision.games.quarx.scene_judge import JUDGE_SIZE, NOT_SPHERE, PART, SPHERE, SceneJudge, judge_crop
 from vision.games.quarx.scene_spheres import MAYBE, SURE, JudgeCuts, SceneSpheres, judged_verdicts
+from vision.synth.mesh_scenes import render_scene as render_mesh_scene
 from vision.synth.quarx_shapes import SPHERE as CARD_SPHERE
 from vision.synth.quarx_shapes import render_shape_card
 from vision.synth.table_scenes import SPHERE as SPHERE_KIND
@@ -177,24 +178,38 @@ def build_crops(out: Path = DEFAULT_CROPS, scenes: int = 1500, workers: int = 1,
 
 
 VALIDATION_SEED = 1011
+MESH = "mesh"  # the choosing bed of vision.synth.mesh_scenes, beside the validation looks 3 and 4
+MESH_SEED = 2027
+Bed = int | str  # a validation look (3, 4) or MESH
 
 
-def validation_pictures(look: int, count: int = 300, cache: Path = DEFAULT_CROPS.parent / "scene_judge_val"
+def _bed_picture(bed: Bed, i: int) -> tuple[np.ndarray, int] | None:
+    """The picture and its one right count, or None where a sphere is mostly hidden."""
+    if bed == MESH:
+        shot = render_mesh_scene(MESH_SEED, i)
+        return shot.image, shot.spheres
+    scene = render_table_scene(VALIDATION_SEED, i, look=int(bed))
+    t = len(scene.sphere_boxes())
+    return (scene.image, t) if scene.spheres == t else None
+
+
+def validation_pictures(bed: Bed, count: int = 300, cache: Path = DEFAULT_CROPS.parent / "scene_judge_val"
                         ) -> list[tuple[np.ndarray, np.ndarray, int]]:
-    """Per validation picture with every sphere labelled: (the detector's box scores down to
-    CANDIDATE, the judge's crops of those boxes, the spheres drawn). Kept in `cache`."""
-    path = cache / f"look{look}_{VALIDATION_SEED}_{count}.npz"
+    """Per picture of a bed with one right count: (the detector's box scores down to CANDIDATE,
+    the judge's crops of those boxes, the spheres drawn). Kept in `cache`."""
+    name = f"{MESH}_{MESH_SEED}_{count}.npz" if bed == MESH else f"look{bed}_{VALIDATION_SEED}_{count}.npz"
+    path = cache / name
     if not path.exists():
         det = SceneSpheres(threads=1, judged=False)
         scores, crops, starts, truth = [], [], [0], []
         for i in range(count):
-            scene = render_table_scene(VALIDATION_SEED, i, look=look)
-            t = len(scene.sphere_boxes())
-            if scene.spheres != t:
-                continue  # a sphere mostly hidden: no one right count
-            found = det.boxes(scene.image, CANDIDATE)
+            pic = _bed_picture(bed, i)
+            if pic is None:
+                continue
+            image, t = pic
+            found = det.boxes(image, CANDIDATE)
             scores += [d.score for d in found]
-            crops += [judge_crop(scene.image, d.box) for d in found]
+            crops += [judge_crop(image, d.box) for d in found]
             starts.append(len(scores))
             truth.append(t)
         cache.mkdir(parents=True, exist_ok=True)
@@ -231,12 +246,12 @@ CUT_GRID = [JudgeCuts(m, s, n, v) for m, s, n, v in itertools.product(
 NO_JUDGE = JudgeCuts(MAYBE, 2.0, 2.0, None)
 
 
-def validate(judge: SceneJudge, looks: tuple[int, ...] = (3, 4), count: int = 300) -> list[dict]:
-    """cut_table over NO_JUDGE (first) and CUT_GRID on each look's validation pictures, the
-    looks' rows summed, each with its per-look [exact, unsure, wrong]."""
+def validate(judge: SceneJudge, beds: tuple[Bed, ...] = (3, 4), count: int = 300) -> list[dict]:
+    """cut_table over NO_JUDGE (first) and CUT_GRID on each bed's pictures, the beds' rows
+    summed, each with its per-bed [exact, unsure, wrong] (`by_look`)."""
     per_look = []
-    for look in looks:
-        pics = validation_pictures(look, count)
+    for bed in beds:
+        pics = validation_pictures(bed, count)
         per_look.append(cut_table([(s, judge.of_crops(c), t) for s, c, t in pics], [NO_JUDGE, *CUT_GRID]))
     rows = []
     for parts in zip(*per_look):
@@ -279,9 +294,10 @@ def main(argv: list[str] | None = None) -> None:
     v = sub.add_parser("validate", help="score the judge's cuts on validation scenes")
     v.add_argument("model", type=Path)
     v.add_argument("--count", type=int, default=300, help="validation scenes of each look")
+    v.add_argument("--mesh", action="store_true", help="the mesh renderer's choosing bed as well")
     a = ap.parse_args(argv)
     if a.cmd == "validate":
-        rows = validate(SceneJudge(a.model), count=a.count)
+        rows = validate(SceneJudge(a.model), (3, 4, MESH) if a.mesh else (3, 4), a.count)
         print("the detector's cuts alone:", rows[0])
         for row in choices(rows)[:15]:
             print(row)
