@@ -35,6 +35,7 @@ MATERIALS: tuple[Material, ...] = ("matte", "glossy", "metal", "painted", "trans
 SIZE = (480, 320)  # w, h
 VISIBLE = 0.7  # a sphere is kept only where this share of the pixels it would cover alone is seen
 DECOY_MIN_PX = 120  # at 480x320 (scaled with the picture's area): a decoy showing less is left out
+CHOOSING_SEED = 2027  # the seed of the pictures cuts and models are chosen on
 _SALT = 4242  # this renderer's own random stream, apart from the other renderers' seeds
 # Round-looking decoys (an upright egg from above, a disc face-on) are the ones that tell a
 # counter apart, so they come a little more often.

@@ -36,6 +36,7 @@ from vision.detector.geometry import iou_one_to_many
 from vision.games.quarx.photo import MIN_SCENE_SPHERES
 from vision.games.quarx.scene_judge import JUDGE_SIZE, NOT_SPHERE, PART, SPHERE, SceneJudge, judge_crop
 from vision.games.quarx.scene_spheres import MAYBE, SURE, JudgeCuts, SceneSpheres, judged_verdicts
+from vision.synth.mesh_scenes import CHOOSING_SEED
 from vision.synth.mesh_scenes import render_scene as render_mesh_scene
 from vision.synth.quarx_shapes import SPHERE as CARD_SPHERE
 from vision.synth.quarx_shapes import render_shape_card
@@ -179,7 +180,7 @@ def build_crops(out: Path = DEFAULT_CROPS, scenes: int = 1500, workers: int = 1,
 
 VALIDATION_SEED = 1011
 MESH = "mesh"  # the choosing bed of vision.synth.mesh_scenes, beside the validation looks 3 and 4
-MESH_SEED = 2027
+MESH_SEED = CHOOSING_SEED
 Bed = int | str  # a validation look (3, 4) or MESH
 
 

@@ -1,7 +1,9 @@
 """`tablesight quarx` on the ray-marched scenes with no card (vision.synth.holdout_scenes), which
-no model or threshold was fitted on.
+no model or threshold was fitted on; or, with `--style mesh`, on the choosing bed of
+vision.synth.mesh_scenes (cuts are chosen there, so its figures are not a test).
 
     python -m vision.games.quarx.scenes_eval --count 200 [--out models/eval/quarx_scenes.json]
+    python -m vision.games.quarx.scenes_eval --style mesh --count 300
 
 Per picture: the answer exact, unsure or wrong, how often it answered 0, and "always 1" as the
 floor any counter must beat; by how many spheres the picture holds, the same.
@@ -20,9 +22,11 @@ import numpy as np
 from vision.games.quarx.photo import count_quarx
 from vision.games.quarx.scene_judge import SPHERE
 from vision.games.quarx.scene_spheres import load_scene_spheres
-from vision.synth.holdout_scenes import render_scene
+from vision.synth import holdout_scenes, mesh_scenes
 
 SEED = 91
+# Each style's renderer and the seed its figures are read on.
+STYLES = {"test": (holdout_scenes.render_scene, SEED), "mesh": (mesh_scenes.render_scene, mesh_scenes.CHOOSING_SEED)}
 
 
 OUTCOMES = ("exact", "unsure", "wrong")
@@ -75,12 +79,14 @@ class SceneTally:
                 "always_one_rate": round(self.always_one_exact / n, 4)}
 
 
-def scene_picture(seed: int, idx: int, cache: Path | None = None) -> tuple[np.ndarray, int]:
+def scene_picture(seed: int, idx: int, cache: Path | None = None, style: str = "test") -> tuple[np.ndarray, int]:
     """The picture and its spheres, from `cache` when it was drawn before (drawing takes seconds)."""
+    render_scene = STYLES[style][0]
     if cache is None:
         scene = render_scene(seed, idx)
         return scene.image, scene.spheres
-    png, truth = cache / f"scene_{seed}_{idx:04d}.png", cache / f"scene_{seed}_{idx:04d}.json"
+    stem = f"scene_{seed}_{idx:04d}" if style == "test" else f"{style}_{seed}_{idx:04d}"
+    png, truth = cache / f"{stem}.png", cache / f"{stem}.json"
     if not (png.is_file() and truth.is_file()):
         scene = render_scene(seed, idx)
         cache.mkdir(parents=True, exist_ok=True)
@@ -89,16 +95,17 @@ def scene_picture(seed: int, idx: int, cache: Path | None = None) -> tuple[np.nd
     return cv2.imread(str(png)), int(json.loads(truth.read_text())["spheres"])
 
 
-def evaluate(seed: int = SEED, count: int = 200, cache: Path | None = None) -> SceneTally:
+def evaluate(seed: int = SEED, count: int = 200, cache: Path | None = None, style: str = "test") -> SceneTally:
     t = SceneTally()
     for idx in range(count):
-        image, spheres = scene_picture(seed, idx, cache)
+        image, spheres = scene_picture(seed, idx, cache, style)
         got = count_quarx(image)
         t.add(spheres, got.spheres if got.sure else None)
     return t
 
 
-def reading_picture(seed: int, indices: list[int], cache: Path | None = None, height: int = 360) -> np.ndarray:
+def reading_picture(seed: int, indices: list[int], cache: Path | None = None, height: int = 360,
+                    style: str = "test") -> np.ndarray:
     """The scene detector's boxes on chosen pictures side by side, each scored: green where the
     box counts as a sphere, orange where it makes the count unsure, grey where it counts as none
     (with a judge installed, the judge's "one sphere" chance after the detector's score); above
@@ -109,7 +116,7 @@ def reading_picture(seed: int, indices: list[int], cache: Path | None = None, he
     colours = {True: (60, 200, 60), None: (0, 140, 255), False: (150, 150, 150)}
     panels = []
     for idx in indices:
-        image, spheres = scene_picture(seed, idx, cache)
+        image, spheres = scene_picture(seed, idx, cache, style)
         got = count_quarx(image)
         k = height / image.shape[0]
         panel = cv2.resize(image, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
@@ -131,17 +138,21 @@ def reading_picture(seed: int, indices: list[int], cache: Path | None = None, he
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--style", choices=sorted(STYLES), default="test",
+                    help="test: the ray-marched test look; mesh: the choosing bed")
+    ap.add_argument("--seed", type=int, help="default: the style's own")
     ap.add_argument("--count", type=int, default=200)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--cache", type=Path, help="keep the drawn pictures here (PNG, lossless) for the next run")
     ap.add_argument("--picture", type=Path, help="draw the detector's boxes on the pictures --show names, to this PNG")
     ap.add_argument("--show", type=lambda v: [int(i) for i in v.split(",")], default=[0, 1], help="picture numbers, e.g. 3,17")
     args = ap.parse_args(argv)
+    render_scene, default_seed = STYLES[args.style]
+    seed = default_seed if args.seed is None else args.seed
     if args.picture:
-        cv2.imwrite(str(args.picture), reading_picture(args.seed, args.show, args.cache))
+        cv2.imwrite(str(args.picture), reading_picture(seed, args.show, args.cache, style=args.style))
         return
-    result = {"seed": args.seed, "style": "vision.synth.holdout_scenes"} | evaluate(args.seed, args.count, args.cache).as_dict()
+    result = {"seed": seed, "style": render_scene.__module__} | evaluate(seed, args.count, args.cache, args.style).as_dict()
     print(json.dumps(result, indent=1))
     if args.out:
         args.out.write_text(json.dumps(result, indent=1) + "\n")
