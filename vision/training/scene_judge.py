@@ -194,14 +194,15 @@ def _bed_picture(bed: Bed, i: int) -> tuple[np.ndarray, int] | None:
     return (scene.image, t) if scene.spheres == t else None
 
 
-def validation_pictures(bed: Bed, count: int = 300, cache: Path = DEFAULT_CROPS.parent / "scene_judge_val"
-                        ) -> list[tuple[np.ndarray, np.ndarray, int]]:
+def validation_pictures(bed: Bed, count: int = 300, cache: Path = DEFAULT_CROPS.parent / "scene_judge_val",
+                        detector: Path | None = None) -> list[tuple[np.ndarray, np.ndarray, int]]:
     """Per picture of a bed with one right count: (the detector's box scores down to CANDIDATE,
-    the judge's crops of those boxes, the spheres drawn). Kept in `cache`."""
-    name = f"{MESH}_{MESH_SEED}_{count}.npz" if bed == MESH else f"look{bed}_{VALIDATION_SEED}_{count}.npz"
-    path = cache / name
+    the judge's crops of those boxes, the spheres drawn). Kept in `cache`. `detector`: another
+    scene detector's ONNX than the installed one (its file name tags the cache)."""
+    name = f"{MESH}_{MESH_SEED}_{count}" if bed == MESH else f"look{bed}_{VALIDATION_SEED}_{count}"
+    path = cache / (f"{name}_{detector.stem}.npz" if detector else f"{name}.npz")
     if not path.exists():
-        det = SceneSpheres(threads=1, judged=False)
+        det = SceneSpheres(detector, threads=1, judged=False)
         scores, crops, starts, truth = [], [], [0], []
         for i in range(count):
             pic = _bed_picture(bed, i)
@@ -247,12 +248,13 @@ CUT_GRID = [JudgeCuts(m, s, n, v) for m, s, n, v in itertools.product(
 NO_JUDGE = JudgeCuts(MAYBE, 2.0, 2.0, None)
 
 
-def validate(judge: SceneJudge, beds: tuple[Bed, ...] = (3, 4), count: int = 300) -> list[dict]:
+def validate(judge: SceneJudge, beds: tuple[Bed, ...] = (3, 4), count: int = 300,
+             detector: Path | None = None) -> list[dict]:
     """cut_table over NO_JUDGE (first) and CUT_GRID on each bed's pictures, the beds' rows
     summed, each with its per-bed [exact, unsure, wrong] (`by_look`)."""
     per_look = []
     for bed in beds:
-        pics = validation_pictures(bed, count)
+        pics = validation_pictures(bed, count, detector=detector)
         per_look.append(cut_table([(s, judge.of_crops(c), t) for s, c, t in pics], [NO_JUDGE, *CUT_GRID]))
     rows = []
     for parts in zip(*per_look):
@@ -296,9 +298,10 @@ def main(argv: list[str] | None = None) -> None:
     v.add_argument("model", type=Path)
     v.add_argument("--count", type=int, default=300, help="validation scenes of each look")
     v.add_argument("--mesh", action="store_true", help="the mesh renderer's choosing bed as well")
+    v.add_argument("--detector", type=Path, help="a scene detector's ONNX other than the installed one")
     a = ap.parse_args(argv)
     if a.cmd == "validate":
-        rows = validate(SceneJudge(a.model), (3, 4, MESH) if a.mesh else (3, 4), a.count)
+        rows = validate(SceneJudge(a.model), (3, 4, MESH) if a.mesh else (3, 4), a.count, a.detector)
         print("the detector's cuts alone:", rows[0])
         for row in choices(rows)[:15]:
             print(row)
