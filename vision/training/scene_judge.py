@@ -26,9 +26,11 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from vision.detector.die_crop import jitter_box
@@ -184,14 +186,27 @@ MESH_SEED = CHOOSING_SEED
 Bed = int | str  # a validation look (3, 4) or MESH
 
 
-def _bed_picture(bed: Bed, i: int) -> tuple[np.ndarray, int] | None:
-    """The picture and its one right count, or None where a sphere is mostly hidden."""
+def _bed_picture(bed: Bed, i: int, keep: Path | None = None) -> tuple[np.ndarray, int] | None:
+    """The picture and its one right count, or None where a sphere is mostly hidden; drawn once
+    into `keep` (PNG, lossless) where given, so that another detector reads the same pictures
+    without drawing them again (a scene takes about a second)."""
+    stem = keep / f"{bed}_{MESH_SEED if bed == MESH else VALIDATION_SEED}_{i:04d}" if keep else None
+    if stem is not None and stem.with_suffix(".json").is_file():
+        t = int(json.loads(stem.with_suffix(".json").read_text())["spheres"])
+        return None if t < 0 else (cv2.imread(str(stem.with_suffix(".png"))), t)
     if bed == MESH:
         shot = render_mesh_scene(MESH_SEED, i)
-        return shot.image, shot.spheres
-    scene = render_table_scene(VALIDATION_SEED, i, look=int(bed))
-    t = len(scene.sphere_boxes())
-    return (scene.image, t) if scene.spheres == t else None
+        pic = shot.image, shot.spheres
+    else:
+        scene = render_table_scene(VALIDATION_SEED, i, look=int(bed))
+        t = len(scene.sphere_boxes())
+        pic = (scene.image, t) if scene.spheres == t else None
+    if stem is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+        if pic is not None:
+            cv2.imwrite(str(stem.with_suffix(".png")), pic[0])
+        stem.with_suffix(".json").write_text(json.dumps({"spheres": -1 if pic is None else pic[1]}))
+    return pic
 
 
 def validation_pictures(bed: Bed, count: int = 300, cache: Path = DEFAULT_CROPS.parent / "scene_judge_val",
@@ -205,7 +220,7 @@ def validation_pictures(bed: Bed, count: int = 300, cache: Path = DEFAULT_CROPS.
         det = SceneSpheres(detector, threads=1, judged=False)
         scores, crops, starts, truth = [], [], [0], []
         for i in range(count):
-            pic = _bed_picture(bed, i)
+            pic = _bed_picture(bed, i, cache / "pictures")
             if pic is None:
                 continue
             image, t = pic
