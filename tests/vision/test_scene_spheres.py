@@ -19,8 +19,8 @@ from vision.synth.holdout_scenes import KINDS, render_scene
 from vision.synth.table_scenes import (MIN_VISIBLE_PX, SPHERE, Solid, _hit_local, _painted, refract, render_table_scene,
                                        through_glass)
 from vision.synth.mesh_scenes import render_scene as render_mesh_scene
-from vision.training.scene_judge import (CANDIDATE, MESH, MESH_SEED, card_crops, choices, cut_table, label_box,
-                                         scene_crops, validation_pictures, visible_boxes)
+from vision.training.scene_judge import (CANDIDATE, MESH, MESH_SEED, _bed_picture, card_crops, choices, cut_table,
+                                         label_box, scene_crops, validation_pictures, visible_boxes)
 from vision.training.sphere_scenes import build, rule_table
 
 SMALL = (200, 150)
@@ -299,6 +299,9 @@ def test_the_choosing_bed_keeps_every_mesh_picture_with_its_count_and_the_detect
     assert [t for _, _, t in pics] == [render_mesh_scene(MESH_SEED, i).spheres for i in range(3)]
     assert all(len(scores) == len(crops) and (scores >= CANDIDATE).all() for scores, crops, _ in pics)
     assert validation_pictures(MESH, 3, cache=tmp_path)[0][2] == pics[0][2]  # read back from the cache
+    # The pictures are kept losslessly: another detector's cache reads the very same pixels.
+    kept, spheres = _bed_picture(MESH, 1, tmp_path / "pictures")
+    assert np.array_equal(kept, render_mesh_scene(MESH_SEED, 1).image) and spheres == pics[1][2]
 
 
 def test_the_judges_cuts_are_scored_as_the_photo_path_answers():
