@@ -9,18 +9,20 @@ of CANDIDATE, and every box it draws is labelled from the rendered solids:
 - 2 part of one, or several: anything between.
 
 Each solid's own visible box, jittered as the detector's are, is added the same way, so decoys
-the detector never boxed are taught as well. Crops are written in chunks of CHUNK scenes (whole
-chunks; a run that stops resumes from the chunks on disk), then the die classifier's small CNN is trained on
-them at 48 px and exported to ONNX. Needs the `train` extra (torch).
+the detector never boxed are taught as well; `--cards N` adds crops of N of the sphere
+classifier's shape cards (vision.synth.quarx_shapes). Crops are written in chunks of CHUNK scenes
+(whole chunks; a run that stops resumes from the chunks on disk), then the die classifier's small
+CNN is trained on them at 48 px and exported to ONNX. Needs the `train` extra (torch).
 
     python -m vision.training.scene_judge crops --scenes 1500 --workers 2
     python -m vision.training.scene_judge train --epochs 12 --output models/scene_sphere_judge.onnx
-    python -m vision.training.scene_judge validate runs/scene_judge/scene_sphere_judge.onnx
+    python -m vision.training.scene_judge validate runs/scene_judge/scene_sphere_judge.onnx --mesh
 
-The judge's cuts (vision.games.quarx.scene_spheres.JudgeCuts) are chosen by `validate` on the
-validation scenes the detector's cuts were chosen on (seed 1011, the third and fourth looks,
-pictures with a sphere mostly hidden left out) by the rule of `choices`: no more wrong pictures
-than the detector's cuts alone on either look, then the most exact.
+The judge's cuts (vision.games.quarx.scene_spheres.JudgeCuts) are chosen by `validate --mesh` on
+three beds: the validation scenes the detector's cuts were chosen on (seed 1011, the third and
+fourth looks, pictures with a sphere mostly hidden left out) and 300 pictures of the mesh
+renderer (vision.synth.mesh_scenes, which nothing trains on), by the rule of `choices`: no more
+wrong pictures than the detector's cuts alone on any bed, then the most exact.
 """
 from __future__ import annotations
 
