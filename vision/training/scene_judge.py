@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -60,14 +61,19 @@ CHUNK = 50
 LOOK_SEEDS = {3: 41, 4: 42}
 
 
-def visible_boxes(scene: TableScene) -> dict[int, tuple[float, float, float, float]]:
-    """Each solid's visible part in pixels (x1, y1, x2, y2), by its index; solids out of sight are left out."""
+def _mask_boxes(masks: Iterable[np.ndarray], least: int = 1) -> dict[int, tuple[float, float, float, float]]:
+    """(x1, y1, x2, y2) in pixels of each mask showing at least `least` pixels, by its index."""
     out = {}
-    for i in range(len(scene.solids)):
-        ys, xs = np.nonzero(scene.ids == i)
-        if len(xs):
+    for i, mask in enumerate(masks):
+        ys, xs = np.nonzero(mask)
+        if len(xs) >= least:
             out[i] = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
     return out
+
+
+def visible_boxes(scene: TableScene) -> dict[int, tuple[float, float, float, float]]:
+    """Each solid's visible part in pixels (x1, y1, x2, y2), by its index; solids out of sight are left out."""
+    return _mask_boxes(scene.ids == i for i in range(len(scene.solids)))
 
 
 def _best_iou(box, boxes: list) -> float:
@@ -111,11 +117,7 @@ def card_crops(seed: int, idx: int) -> tuple[list, list]:
     of a shape's size anywhere on the card, labelled as scene crops are."""
     rng = np.random.default_rng([seed, idx, 11])
     card = render_shape_card(rng, min_gap=CARD_GAP)
-    boxes = {}
-    for i, sh in enumerate(card.shapes):
-        ys, xs = np.nonzero(sh.mask)
-        if len(xs) >= MIN_VISIBLE:
-            boxes[i] = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+    boxes = _mask_boxes((sh.mask for sh in card.shapes), MIN_VISIBLE)
     spheres = [b for i, b in boxes.items() if card.shapes[i].kind == CARD_SPHERE]
     h, w = card.image.shape[:2]
     crops, ys = [], []
