@@ -28,12 +28,10 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from vision.detector.die_crop import jitter_box
@@ -41,8 +39,8 @@ from vision.detector.geometry import iou_one_to_many
 from vision.games.quarx.photo import MIN_SCENE_SPHERES
 from vision.games.quarx.scene_judge import JUDGE_SIZE, NOT_SPHERE, PART, SPHERE, SceneJudge, judge_crop
 from vision.games.quarx.scene_spheres import MAYBE, SURE, JudgeCuts, SceneSpheres, judged_verdicts
+from vision.games.quarx.scenes_eval import kept_picture, scene_picture
 from vision.synth.mesh_scenes import CHOOSING_SEED
-from vision.synth.mesh_scenes import render_scene as render_mesh_scene
 from vision.synth.quarx_shapes import SPHERE as CARD_SPHERE
 from vision.synth.quarx_shapes import render_shape_card
 from vision.synth.table_scenes import SPHERE as SPHERE_KIND
@@ -192,25 +190,17 @@ Bed = int | str  # a validation look (3, 4) or MESH
 
 def _bed_picture(bed: Bed, i: int, keep: Path | None = None) -> tuple[np.ndarray, int] | None:
     """The picture and its one right count, or None where a sphere is mostly hidden; drawn once
-    into `keep` (PNG, lossless) where given, so that another detector reads the same pictures
-    without drawing them again (a scene takes about a second)."""
-    stem = keep / f"{bed}_{MESH_SEED if bed == MESH else VALIDATION_SEED}_{i:04d}" if keep else None
-    if stem is not None and stem.with_suffix(".json").is_file():
-        t = int(json.loads(stem.with_suffix(".json").read_text())["spheres"])
-        return None if t < 0 else (cv2.imread(str(stem.with_suffix(".png"))), t)
+    into `keep` where given, so that another detector reads the same pictures without drawing
+    them again (a scene takes about a second)."""
     if bed == MESH:
-        shot = render_mesh_scene(MESH_SEED, i)
-        pic = shot.image, shot.spheres
-    else:
+        return scene_picture(MESH_SEED, i, keep, style=MESH)
+
+    def draw() -> tuple[np.ndarray, int] | None:
         scene = render_table_scene(VALIDATION_SEED, i, look=int(bed))
         t = len(scene.sphere_boxes())
-        pic = (scene.image, t) if scene.spheres == t else None
-    if stem is not None:
-        keep.mkdir(parents=True, exist_ok=True)
-        if pic is not None:
-            cv2.imwrite(str(stem.with_suffix(".png")), pic[0])
-        stem.with_suffix(".json").write_text(json.dumps({"spheres": -1 if pic is None else pic[1]}))
-    return pic
+        return (scene.image, t) if scene.spheres == t else None
+
+    return kept_picture(keep / f"{bed}_{VALIDATION_SEED}_{i:04d}" if keep else None, draw)
 
 
 def validation_pictures(bed: Bed, count: int = 300, cache: Path = DEFAULT_CROPS.parent / "scene_judge_val",

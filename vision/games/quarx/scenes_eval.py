@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -79,20 +80,34 @@ class SceneTally:
                 "always_one_rate": round(self.always_one_exact / n, 4)}
 
 
+def kept_picture(stem: Path | None, draw: Callable[[], tuple[np.ndarray, int] | None]
+                 ) -> tuple[np.ndarray, int] | None:
+    """draw()'s picture and its one right count (None: the picture has none), drawn once into
+    `stem`.png (lossless) and `stem`.json and read from there after (drawing takes seconds);
+    drawn every time where `stem` is None."""
+    if stem is None:
+        return draw()
+    png, truth = stem.with_suffix(".png"), stem.with_suffix(".json")
+    if not truth.is_file():  # written after the picture: a count on disk has its picture
+        pic = draw()
+        stem.parent.mkdir(parents=True, exist_ok=True)
+        if pic is not None:
+            cv2.imwrite(str(png), pic[0])
+        truth.write_text(json.dumps({"spheres": -1 if pic is None else pic[1]}))
+    spheres = int(json.loads(truth.read_text())["spheres"])
+    return None if spheres < 0 else (cv2.imread(str(png)), spheres)
+
+
 def scene_picture(seed: int, idx: int, cache: Path | None = None, style: str = "test") -> tuple[np.ndarray, int]:
-    """The picture and its spheres, from `cache` when it was drawn before (drawing takes seconds)."""
+    """The picture and its spheres, from `cache` when it was drawn before."""
     render_scene = STYLES[style][0]
-    if cache is None:
+
+    def draw() -> tuple[np.ndarray, int]:
         scene = render_scene(seed, idx)
         return scene.image, scene.spheres
+
     stem = f"scene_{seed}_{idx:04d}" if style == "test" else f"{style}_{seed}_{idx:04d}"
-    png, truth = cache / f"{stem}.png", cache / f"{stem}.json"
-    if not (png.is_file() and truth.is_file()):
-        scene = render_scene(seed, idx)
-        cache.mkdir(parents=True, exist_ok=True)
-        cv2.imwrite(str(png), scene.image)
-        truth.write_text(json.dumps({"spheres": scene.spheres}))
-    return cv2.imread(str(png)), int(json.loads(truth.read_text())["spheres"])
+    return kept_picture(None if cache is None else cache / stem, draw)
 
 
 def evaluate(seed: int = SEED, count: int = 200, cache: Path | None = None, style: str = "test") -> SceneTally:
