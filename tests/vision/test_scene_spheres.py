@@ -94,6 +94,19 @@ def test_the_fourth_look_dresses_the_third_looks_layout():
         render_table_scene(3, 2, SMALL, look=2)
 
 
+def test_the_fifth_look_finishes_only_the_third_looks_spheres():
+    finished = set()
+    for idx in range(12):
+        third, fifth = render_table_scene(3, idx, SMALL, look=3), render_table_scene(3, idx, SMALL, look=5)
+        assert [(s.kind, tuple(s.centre)) for s in third.solids] == [(s.kind, tuple(s.centre)) for s in fifth.solids]
+        for a, b in zip(third.solids, fifth.solids):
+            if b.kind != SPHERE:
+                assert b.finish == "plain" and not b.bump and np.array_equal(b.colour, a.colour)  # as the third look draws it
+            elif b.finish != "plain" or b.bump:
+                finished.add(idx)
+        assert len(fifth.sphere_boxes()) == len(third.sphere_boxes())
+    assert finished  # some spheres painted or hammered
+
 def test_a_ring_is_hit_on_its_tube_and_not_through_its_hole():
     size = np.array([3.0, 3.0, 1.0])  # a tube of radius 1 around a circle of radius 2
     down = np.array([[0.0, 0, -1]] * 2)

@@ -11,7 +11,9 @@ matte, glossy (a clear coat that mirrors its neighbours), metal or glass (the ta
 it, bent), seen from 20-70 degrees above the table, with a lamp's colour cast and our camera
 effects. The fourth look (its own random stream, so the third look's layouts stay as they were)
 turns some decoys into rings, paints any solid with stripes, spots, segments or marble, hammers
-some rough, lays paper, pens and cables flat on the cloth and puts a wall beyond the table. Each
+some rough, lays paper, pens and cables flat on the cloth and puts a wall beyond the table. The
+fifth look is the third with only the fourth look's finishes on its spheres (painted, hammered):
+a painted ball is a sphere, with no more sphere-like decoys than the third look has. Each
 sphere's visible part is its label.
 
 It shares no code with `vision.synth.holdout_scenes`, the ray-marched look kept for testing.
@@ -253,13 +255,14 @@ def _floor_texture(rng: np.random.Generator) -> np.ndarray:
     return img.astype(np.float32) / 255.0
 
 
-LOOKS = (3, 4)  # the looks this renderer still draws; the first two are gone from the code
+LOOKS = (3, 4, 5)  # the looks this renderer still draws; the first two are gone from the code
 
 
 def render_table_scene(seed: int, idx: int, size: tuple[int, int] | None = None, look: int = 4) -> TableScene:
     """One training scene: 2-12 solids on a table, 20-60% of them spheres. look 3 draws the
     scene as the third look did (the datasets and validation scenes of 2026-12-05), bit for bit;
-    look 4 adds the fourth look's rings, finishes, clutter and wall to the same layout."""
+    look 4 adds the fourth look's rings, finishes, clutter and wall to the same layout; look 5
+    only its finishes, and only on the spheres."""
     if look not in LOOKS:
         raise ValueError(f"look must be one of {LOOKS}")
     rng = np.random.default_rng([seed, idx, 31337])
@@ -288,9 +291,12 @@ def render_table_scene(seed: int, idx: int, size: tuple[int, int] | None = None,
 
     # The fourth look draws from its own stream, so that the layouts and lights of the third
     # look's scenes stay as they were for the same seed.
-    extra = np.random.default_rng([seed, idx, 4]) if look >= 4 else None
-    if extra is not None:
+    extra = np.random.default_rng([seed, idx, look]) if look >= 4 else None
+    if look == 4:
         solids = [_dressed(extra, s) for s in solids]
+    elif look == 5:
+        solids = [_finished(extra, s) if s.kind == SPHERE else s for s in solids]
+        extra = None  # no flat clutter, no wall
 
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
     jx, jy = rng.uniform(-0.5, 0.5, 2)
@@ -324,6 +330,12 @@ def _dressed(rng: np.random.Generator, s: Solid) -> Solid:
         material = "glossy" if s.material == "glass" else s.material  # rays leave a ring only from outside
         s = replace(s, kind="torus", shape="torus", centre=np.array([s.centre[0], s.centre[1], z]), axes=axes,
                     size=np.array([outer, outer, tube]), material=material)
+    return _finished(rng, s)
+
+
+def _finished(rng: np.random.Generator, s: Solid) -> Solid:
+    """The fourth look's finishes: painted (stripes, spots, a beach ball's segments, marble) or
+    hammered rough, each now and then."""
     if rng.random() < 0.35:
         q, _ = np.linalg.qr(rng.normal(size=(3, 3)))
         finish = str(rng.choice(FINISHES[1:]))
