@@ -24,13 +24,14 @@ class DieValueModel:
         self.session = cpu_session(self.path, f"no die value model installed: {self.path} not found "
                                    "(train one with `python -m vision.training.die_classifier`)", threads)
         self.input_name = self.session.get_inputs()[0].name
+        self.features = int(self.session.get_outputs()[1].shape[1])  # 64 per width of build_model
         self.digest = model_digest(self.path)
 
     def outputs(self, crops: list[np.ndarray], symmetric: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """N x 7 logits and the N x F features under them, for N square BGR crops; symmetric:
         each the mean over the crop's eight symmetries (`symmetries`), the same for all eight."""
         if not crops:
-            return np.zeros((0, 7), np.float32), np.zeros((0, 64), np.float32)
+            return np.zeros((0, 7), np.float32), np.zeros((0, self.features), np.float32)
         if symmetric:
             logits, features = self.outputs([s for c in crops for s in symmetries(c)])
             return symmetric_means(logits), symmetric_means(features)

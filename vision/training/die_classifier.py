@@ -176,6 +176,7 @@ def main() -> None:
     ap.add_argument("--output", type=Path, help="also export ONNX here (e.g. models/die_values.onnx)")
     ap.add_argument("--init", type=Path, help="start from these weights (a run's weights.pt)")
     ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--width", type=int, default=1, help="every layer this many times as wide (cost: its square)")
     a = ap.parse_args()
     x, y = load_crops(a.data)
     run = RUNS / a.name
@@ -184,12 +185,14 @@ def main() -> None:
         log(f"{len(y)} crops from {[str(p) for p in a.data]}; per class {np.bincount(y, minlength=7).tolist()}")
         init = None
         if a.init:
-            init = build_model()
+            init = build_model(width=a.width)
             init.load_state_dict(torch.load(a.init))
             log(f"starting from {a.init}")
-        model = train(x, y, a.epochs, lr=a.lr, seed=a.seed, threads=a.threads, log=log, init=init)
+        model = train(x, y, a.epochs, lr=a.lr, seed=a.seed, threads=a.threads, log=log,
+                      init=init or build_model(width=a.width))
     print(save_run(model, run, {"data": [str(p) for p in a.data], "epochs": a.epochs, "seed": a.seed,
-                                "crops": int(len(y)), "lr": a.lr, "init": str(a.init) if a.init else None},
+                                "crops": int(len(y)), "lr": a.lr, "init": str(a.init) if a.init else None,
+                                "width": a.width},
                    "die_values.onnx", a.output))
 
 
