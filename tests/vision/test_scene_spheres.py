@@ -107,6 +107,7 @@ def test_the_fifth_look_finishes_only_the_third_looks_spheres():
         assert len(fifth.sphere_boxes()) == len(third.sphere_boxes())
     assert finished  # some spheres painted or hammered
 
+
 def test_a_ring_is_hit_on_its_tube_and_not_through_its_hole():
     size = np.array([3.0, 3.0, 1.0])  # a tube of radius 1 around a circle of radius 2
     down = np.array([[0.0, 0, -1]] * 2)

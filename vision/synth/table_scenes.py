@@ -289,8 +289,8 @@ def render_table_scene(seed: int, idx: int, size: tuple[int, int] | None = None,
                 solids.append(_solid(rng, kind, float(x), float(y), float(scale), eye))
                 break
 
-    # The fourth look draws from its own stream, so that the layouts and lights of the third
-    # look's scenes stay as they were for the same seed.
+    # The fourth and fifth looks draw from their own streams, so that the layouts and lights of
+    # the third look's scenes stay as they were for the same seed.
     extra = np.random.default_rng([seed, idx, look]) if look >= 4 else None
     if look == 4:
         solids = [_dressed(extra, s) for s in solids]

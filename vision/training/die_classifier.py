@@ -72,17 +72,18 @@ def _tensor(x: np.ndarray):
 
 
 def train(x: np.ndarray, y: np.ndarray, epochs: int = 12, batch: int = 128, lr: float = 3e-3,
-          seed: int = 0, threads: int = 1, log=print, init=None, smoothing: float = 0.05):
-    """Train on uint8 BGR crops x (N x S x S x 3) and classes y; returns the torch model.
-    `smoothing`: label smoothing; the right class's target is 1 - smoothing + smoothing / classes,
-    and the surest answers end near it (0.967 for three classes at 0.05)."""
+          seed: int = 0, threads: int = 1, log=print, init=None, smoothing: float = 0.05, width: int = 1):
+    """Train on uint8 BGR crops x (N x S x S x 3) and classes y; returns the torch model: `init`,
+    or a new build_model of `width` drawn from `seed`. `smoothing`: label smoothing; the right
+    class's target is 1 - smoothing + smoothing / classes, and the surest answers end near it
+    (0.967 for three classes at 0.05)."""
     import torch
     import torch.nn.functional as F
 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
-    model = build_model() if init is None else init
+    model = build_model(width=width) if init is None else init
     xt, yt = _tensor(x), torch.from_numpy(y)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * ((len(y) + batch - 1) // batch)
@@ -188,8 +189,7 @@ def main() -> None:
             init = build_model(width=a.width)
             init.load_state_dict(torch.load(a.init))
             log(f"starting from {a.init}")
-        model = train(x, y, a.epochs, lr=a.lr, seed=a.seed, threads=a.threads, log=log,
-                      init=init or build_model(width=a.width))
+        model = train(x, y, a.epochs, lr=a.lr, seed=a.seed, threads=a.threads, log=log, init=init, width=a.width)
     print(save_run(model, run, {"data": [str(p) for p in a.data], "epochs": a.epochs, "seed": a.seed,
                                 "crops": int(len(y)), "lr": a.lr, "init": str(a.init) if a.init else None,
                                 "width": a.width},
