@@ -3,7 +3,7 @@
 # and fifth looks, AdamW 2e-4, 480 px; `scene_spheres_v7_run.sh` builds the data) from the v7
 # candidate (models/checkpoints/scene_spheres_v7.pt). v7 at its own cuts, chosen on the three
 # beds, tied v3 on exact pictures (83) with fewer wrong (5 against 9).
-# The rule, written at 06:40 before its results: v7b replaces v3 if, at cuts chosen for it on the
+# The rule, written at 06:31 before its results: v7b replaces v3 if, at cuts chosen for it on the
 # three beds by the three-bed rule (no more wrong pictures than v3's detector alone, 0 / 7 / 2, on
 # any bed; then the most exact; then the fewest wrong), it reads more exact pictures than v3 with
 # the judge at its cuts (83) and no more wrong in all (9); then, once, the ray-marched test look
