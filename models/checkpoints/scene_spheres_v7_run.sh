@@ -7,7 +7,7 @@
 # two runs differ in the data alone. The third look's 1,100 scenes (seed 13) + 1,100 of the
 # fifth (seed 15); validation: seed 1015 of the fifth look. Chosen on the three beds of
 # `python -m vision.training.scene_judge validate --mesh --detector ...`.
-# The rule, written down at 05:15 before any result (v6's): v7 replaces v3 only if, with the
+# The rule, written down at 05:09 before any result (v6's): v7 replaces v3 only if, with the
 # shipped judge at its cuts, it has no more wrong pictures than v3 on each of the three beds
 # (0 / 7 / 2) and more exact pictures over the three (83); then, once, the ray-marched test look
 # must read no fewer exact and no more wrong than now (63 / 0), and the Quarx close-ups, tables
