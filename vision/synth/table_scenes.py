@@ -296,7 +296,6 @@ def render_table_scene(seed: int, idx: int, size: tuple[int, int] | None = None,
         solids = [_dressed(extra, s) for s in solids]
     elif look == 5:
         solids = [_finished(extra, s) if s.kind == SPHERE else s for s in solids]
-        extra = None  # no flat clutter, no wall
 
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
     jx, jy = rng.uniform(-0.5, 0.5, 2)
@@ -304,7 +303,8 @@ def render_table_scene(seed: int, idx: int, size: tuple[int, int] | None = None,
     dirs /= np.linalg.norm(dirs, axis=1, keepdims=True)
     origin = np.broadcast_to(eye, dirs.shape)
     t, which, normal = _cast(solids, origin, dirs)
-    image = _light(rng, extra, solids, origin, dirs, t, which, normal, spread)
+    # flat clutter and a wall: the fourth look's alone
+    image = _light(rng, extra if look == 4 else None, solids, origin, dirs, t, which, normal, spread)
     image = image.reshape(h, w, 3)
     if rng.random() < 0.5:
         image = lamp(image, rng)

@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 from vision.detector import load_detector, read_dice
+from vision.detector.die_values import load_value_model
 from vision.detector.profile import DiceProfile
 from vision.detector.taught_boxes import FEATURES, SCALES, ScoreHead
 from vision.synth import render_image
@@ -88,9 +89,11 @@ def main_bench(args) -> int:
             other, kind = None, ""
     fns = [lambda f: det.detect(f), lambda f: read_dice(f, det)]
     if det.has_features:
-        # A profile with a taught value layer (on the classifier's 64 features, read over each
+        # A profile with a taught value layer (on the classifier's features, read over each
         # crop's eight symmetries) and a taught detector score: all zero, the passes of taught ones.
-        taught = DiceProfile("", head=(np.zeros((7, 64), np.float32), np.zeros(7, np.float32)),
+        values = load_value_model()
+        width = values.features if values is not None else 0  # no classifier: the layer is never read
+        taught = DiceProfile("", head=(np.zeros((7, width), np.float32), np.zeros(7, np.float32)),
                              score_head=ScoreHead(np.zeros((SCALES, FEATURES), np.float32),
                                                   np.zeros(SCALES, np.float32), det.digest), symmetric=True)
         fns.append(lambda f: read_dice(f, det, profile=taught))
