@@ -306,7 +306,8 @@ def read_seen(s: Seen, probs: np.ndarray, wide: np.ndarray | None, conf: float, 
     score.labels += len(s.labels)
     floor = WEAK_CONF if conf == READ_CONF else conf
     boxed = [i for i in np.nonzero(s.scores >= floor)[0] if is_die(probs[i])]
-    value = {i: decide(probs[i], s.pips[i].count, rule, None if wide is None else wide[i], s.pips[i].short)
+    value = {i: decide(probs[i], s.pips[i].count, rule, None if wide is None else wide[i], s.pips[i].short,
+                       s.pips[i].flat)
              for i in boxed}
     boxed = [i for i in boxed if s.scores[i] >= conf
              or weak_box_holds(value[i], s.pips[i].count, float(probs[i][1:].max()))]

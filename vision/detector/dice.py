@@ -153,7 +153,7 @@ def read_boxes(frame: np.ndarray, dets: list[Detection], model: DieValueModel | 
             if not is_die(p):
                 continue
             value: int | None = decide(p, pip, profile.rule if profile is not None else SHIPPED_RULE,
-                                       None if wide is None else wide[i], pips.short)
+                                       None if wide is None else wide[i], pips.short, pips.flat)
         else:
             value = net
             if pip is not None and (value_source in ("pips", "reader") or (value_source == "auto" and d.score < 0.6)):
