@@ -70,3 +70,19 @@ def test_pips_run_together_into_a_bar_make_the_count_maybe_short():
     cv2.rectangle(img, (11, 13), (19, 47), (20, 20, 20), -1)
     assert read_pips(img) == PipCount(3, short=True)
     assert read_pips(face(6)) == PipCount(6, short=False)
+
+
+def test_a_side_faces_flat_pips_are_counted_as_flat():
+    # A tilted die's box takes in part of a side face below the top face: its two pips are seen
+    # edge-on, flattened into ellipses, where the top face's one pip is round.
+    img = face(1)
+    cv2.ellipse(img, (18, 46), (7, 3), 10, 0, 360, (20, 20, 20), -1, cv2.LINE_AA)
+    cv2.ellipse(img, (40, 46), (7, 3), 10, 0, 360, (20, 20, 20), -1, cv2.LINE_AA)
+    assert read_pips(img) == PipCount(3, short=False, flat=2)
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_a_face_seen_at_a_slant_has_no_flat_pips(value):
+    # Every pip of a face seen at a slant is flattened alike: none is flatter than the others.
+    slanted = cv2.resize(face(value, side=90), (90, 54), interpolation=cv2.INTER_AREA)
+    assert read_pips(slanted) == PipCount(value, short=False, flat=0)

@@ -73,6 +73,14 @@ def test_a_taught_rule_without_the_pip_check_lets_the_classifier_answer_alone():
     assert decide(_probs(4, 0.7), 5) is None            # the shipped rule still vetoes at 0.7
 
 
+def test_a_count_of_more_that_is_a_side_faces_flat_pips_agrees():
+    assert decide(_probs(1, 0.8), 3) is None                 # two more pips counted: unsure
+    assert decide(_probs(1, 0.8), 3, pip_flat=2) == 1        # ... both a side face's: the top shows 1
+    assert decide(_probs(1, 0.8), 3, pip_flat=1) is None     # one flat pip does not make it 1
+    assert decide(_probs(1, AGREE - 0.05), 3, pip_flat=2) is None  # agreeing still asks AGREE
+    assert decide(_probs(4, 0.8), 3, pip_flat=1) is None     # fewer pips: flat ones change nothing
+
+
 def _two(first: int, p_first: float, second: int, p_second: float) -> np.ndarray:
     out = np.full(7, (1 - p_first - p_second) / 5, np.float32)
     out[first], out[second] = p_first, p_second
