@@ -42,7 +42,6 @@ MAX_MERGED = 0.12
 # blobs aside from the count altogether cost 2-8 render dice.
 SIDE_ASPECT = 1.2
 ROUND_ENOUGH = 1.5
-FLAT_AREA = 0.0  # the largest counted pip's area in the frame's pixels below which none is called flat
 
 
 def read_pips(crop: np.ndarray) -> PipCount:
@@ -89,8 +88,6 @@ def read_pips(crop: np.ndarray) -> PipCount:
     counted = [r for a, r in zip(areas, aspects) if a >= 0.6 * big]
     if not 1 <= len(counted) <= 6:
         return PipCount(None, short)
-    if big * (w / side) * (h / side) < FLAT_AREA:
-        return PipCount(len(counted), short)
     limit = max(ROUND_ENOUGH, min(counted) * SIDE_ASPECT)
     return PipCount(len(counted), short, sum(r > limit for r in counted))
 
