@@ -1,7 +1,7 @@
 """Classical pip counting inside a die's top-face crop: a check on the network's value."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -130,5 +130,5 @@ def read_box_pips(frame: np.ndarray, box) -> PipCount:
     cx, cy, hw, hh = (x1 + x2) / 2, (y1 + y2) / 2, (x2 - x1) * GROWN_LOOK / 2, (y2 - y1) * GROWN_LOOK / 2
     grown = read_pips(box_crop(frame, (cx - hw, cy - hh, cx + hw, cy + hh)))
     if grown.count is not None and grown.count > tight.count:
-        return PipCount(tight.count, True, tight.flat)
+        return replace(tight, short=True)
     return tight
