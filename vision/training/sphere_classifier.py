@@ -195,6 +195,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--labels", choices=sorted(LABELLERS), default="shape",
                     help="how a blob is labelled: by its shape (v1-v3) or by the spheres it counts")
     ap.add_argument("--masks", action="store_true", help="a fourth input channel: the blob's own mask (v8 on)")
+    ap.add_argument("--width", type=int, default=1, help="every layer this many times as wide (cost: its square; v9)")
     ap.add_argument("--validate", type=Path, metavar="JSON",
                     help="only score the installed model, the outline counter and (where installed) the sphere detector "
                          "on fresh training-look cards, into JSON")
@@ -215,14 +216,14 @@ def main(argv: list[str] | None = None) -> None:
         np.savez_compressed(data, x=x, y=y)
     with die_classifier.run_log(run) as log:
         log(f"{len(y)} crops from {a.cards} cards; per class {np.bincount(y, minlength=3).tolist()}")
-        init = die_classifier.build_model(len(CLASS_NAMES), 4 if a.masks else 3)
+        init = die_classifier.build_model(len(CLASS_NAMES), 4 if a.masks else 3, a.width)
         if a.init:
             init.load_state_dict(with_mask_channel(torch.load(a.init)) if a.masks else torch.load(a.init))
             log(f"starting from {a.init}")
         model = die_classifier.train(x, y, a.epochs, lr=a.lr, seed=a.seed, threads=a.threads, log=log, init=init)
     print(die_classifier.save_run(model, run, {"cards": a.cards, "epochs": a.epochs, "seed": a.seed,
                                                "crops": int(len(y)), "cuts": CUTS, "lr": a.lr, "labels": a.labels,
-                                               "masks": a.masks,
+                                               "masks": a.masks, "width": a.width,
                                                "init": str(a.init) if a.init else None},
                                   "sphere_shapes.onnx", a.output))
 
