@@ -2,13 +2,15 @@
 shipped classifier on cards it never trained on (the hold-out style and our footage's look)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
 
 from vision.games.quarx.blobs import Blob, card_blobs
 from vision.games.quarx.cards import top_down
-from vision.games.quarx.sphere_model import count_blobs, count_by_shape, load_sphere_model
+from vision.games.quarx.sphere_model import CUTS, SphereModel, count_blobs, count_by_shape, load_sphere_model
 from vision.synth.holdout_quarx import render_quarx_holdout
 from vision.synth.quarx_shapes import CARD_H, CARD_W, SPHERE, PlacedShape, render_shape_card
 from vision.training.sphere_classifier import OTHER_CLASS, SPHERE_CLASS, UNSURE_CLASS, label, label_by_count
@@ -129,3 +131,44 @@ def test_a_printed_frame_is_taken_away_from_the_shapes_that_touch_it():
     centres = sorted(((b.box[0] + b.box[2]) / 2, (b.box[1] + b.box[3]) / 2) for b in blobs)
     assert len(centres) == 3
     assert abs(centres[1][0] - 120) <= 3 and abs(centres[1][1] - (CARD_H - 29)) <= 4
+
+
+class _EverySphere:
+    """A classifier that calls every blob a sphere, taught the cuts it is given."""
+
+    sees_masks = False
+
+    def __init__(self, cuts):
+        self.cuts = cuts
+
+    def probabilities(self, blobs):
+        return np.tile(np.array([0.97, 0.02, 0.01], np.float32), (len(blobs), 1))
+
+
+def test_a_card_is_counted_at_every_cut_the_classifier_was_taught_and_they_must_agree():
+    card = _card_with((60, 80, 20), (150, 250, 18))
+    faint = (245, 240, 238)  # 10 from the paper at most: only a cut under 10 takes it
+    cv2.circle(card, (160, 90), 16, faint, -1)
+    assert count_by_shape(card, _EverySphere((30, 45, 65))) == 2
+    # a cut faint enough to take the pale disc counts 3 there: the cuts disagree, no count
+    assert count_by_shape(card, _EverySphere((5, 30, 45))) is None
+    assert count_by_shape(card, _EverySphere((5,))) == 3
+
+
+def _named_cuts(onnx_bytes: bytes, cuts: str) -> bytes:
+    """The model with metadata "cuts" = `cuts`, as `sphere_classifier.name_cuts` writes it (which
+    needs the onnx package): a protobuf message read twice keeps both, so the entry (ModelProto
+    field 14, a key and a value) is appended to the file's bytes."""
+    entry = b"\x0a\x04cuts\x12" + bytes([len(cuts)]) + cuts.encode()
+    return onnx_bytes + b"\x72" + bytes([len(entry)]) + entry
+
+
+def test_a_classifier_is_read_at_the_cuts_its_file_names(tmp_path):
+    # any small classifier file with no metadata of its own will do: the scene judge's
+    plain = Path(__file__).resolve().parents[2] / "models" / "scene_sphere_judge.onnx"
+    if not plain.is_file():
+        pytest.skip("models/scene_sphere_judge.onnx is not installed")
+    assert SphereModel(plain).cuts == CUTS  # a file naming none was taught these (v1-v9)
+    named = tmp_path / "named.onnx"
+    named.write_bytes(_named_cuts(plain.read_bytes(), "18,30,45,65"))
+    assert SphereModel(named).cuts == (18, 30, 45, 65)

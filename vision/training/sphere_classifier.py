@@ -124,15 +124,16 @@ def _blobs_with_parts(blobs: list[Blob]) -> list[Blob]:
 
 
 def crops(cards: int, seed: int, footage_share: float = 0.25, labels: str = "shape",
-          masks: bool = False) -> tuple[np.ndarray, np.ndarray]:
+          masks: bool = False, cuts: tuple[int, ...] = CUTS) -> tuple[np.ndarray, np.ndarray]:
     """Labelled crops (N x 32 x 32 x 3 uint8, or x 4 with `masks`: the blob's mask after BGR; N
-    classes) from `cards` cards at every cut; `labels`: "shape" (v1-v3) or "count" (`label_by_count`)."""
+    classes) from `cards` cards at every one of `cuts`; `labels`: "shape" (v1-v3) or "count"
+    (`label_by_count`)."""
     labeller = LABELLERS[labels]
     rng = np.random.default_rng([seed, 5150])
     xs, ys = [], []
     for _ in range(cards):
         image, shapes = training_card(rng, footage_share)
-        for cut in CUTS:
+        for cut in cuts:
             for blob in _blobs_with_parts(card_blobs(image, cut)):
                 xs.append(np.dstack([blob.crop, blob.crop_mask]) if masks else blob.crop)
                 ys.append(labeller(blob.mask(image.shape), shapes))
@@ -168,6 +169,17 @@ def validate(cards: int = 360, seed: int = 999, model: SphereModel | None = None
     return {"cards": cards, "seed": seed, **out}
 
 
+def name_cuts(onnx_path: Path, cuts: tuple[int, ...]) -> None:
+    """Write the cuts a classifier was taught into its ONNX file's metadata, where SphereModel
+    reads them (a file without them was taught sphere_model.CUTS)."""
+    import onnx
+
+    m = onnx.load(str(onnx_path))
+    del m.metadata_props[:]
+    m.metadata_props.add(key="cuts", value=",".join(str(c) for c in cuts))
+    onnx.save(m, str(onnx_path))
+
+
 def with_mask_channel(state: dict) -> dict:
     """Torch weights of a 3-channel classifier for the 4-channel network: the mask's input
     weights start at zero, so training starts from what the colours alone already told."""
@@ -196,6 +208,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="how a blob is labelled: by its shape (v1-v3) or by the spheres it counts")
     ap.add_argument("--masks", action="store_true", help="a fourth input channel: the blob's own mask (v8 on)")
     ap.add_argument("--width", type=int, default=1, help="every layer this many times as wide (cost: its square; v9)")
+    ap.add_argument("--cuts", type=lambda v: tuple(int(c) for c in v.split(",")), default=CUTS,
+                    help="the contrast cuts to teach, e.g. 18,30,45,65 (v10); the export names them")
     ap.add_argument("--validate", type=Path, metavar="JSON",
                     help="only score the installed model, the outline counter and (where installed) the sphere detector "
                          "on fresh training-look cards, into JSON")
@@ -207,12 +221,13 @@ def main(argv: list[str] | None = None) -> None:
         return
     run = RUNS / a.name
     run.mkdir(parents=True, exist_ok=True)
-    data = run / f"crops_{a.cards}_{a.seed}{'' if a.labels == 'shape' else '_' + a.labels}{'_masks' if a.masks else ''}.npz"
+    tag = f"{'' if a.labels == 'shape' else '_' + a.labels}{'_masks' if a.masks else ''}{'' if a.cuts == CUTS else '_cuts'}"
+    data = run / f"crops_{a.cards}_{a.seed}{tag}.npz"
     if data.is_file():
         got = np.load(data)
         x, y = got["x"], got["y"]
     else:
-        x, y = crops(a.cards, a.seed, labels=a.labels, masks=a.masks)
+        x, y = crops(a.cards, a.seed, labels=a.labels, masks=a.masks, cuts=a.cuts)
         np.savez_compressed(data, x=x, y=y)
     with die_classifier.run_log(run) as log:
         log(f"{len(y)} crops from {a.cards} cards; per class {np.bincount(y, minlength=3).tolist()}")
@@ -221,11 +236,16 @@ def main(argv: list[str] | None = None) -> None:
             init.load_state_dict(with_mask_channel(torch.load(a.init)) if a.masks else torch.load(a.init))
             log(f"starting from {a.init}")
         model = die_classifier.train(x, y, a.epochs, lr=a.lr, seed=a.seed, threads=a.threads, log=log, init=init)
-    print(die_classifier.save_run(model, run, {"cards": a.cards, "epochs": a.epochs, "seed": a.seed,
-                                               "crops": int(len(y)), "cuts": CUTS, "lr": a.lr, "labels": a.labels,
-                                               "masks": a.masks, "width": a.width,
-                                               "init": str(a.init) if a.init else None},
-                                  "sphere_shapes.onnx", a.output))
+    onnx_path = die_classifier.save_run(model, run, {"cards": a.cards, "epochs": a.epochs, "seed": a.seed,
+                                                     "crops": int(len(y)), "cuts": a.cuts, "lr": a.lr,
+                                                     "labels": a.labels, "masks": a.masks, "width": a.width,
+                                                     "init": str(a.init) if a.init else None},
+                                        "sphere_shapes.onnx", None)
+    name_cuts(onnx_path, a.cuts)
+    if a.output:
+        a.output.parent.mkdir(parents=True, exist_ok=True)
+        a.output.write_bytes(onnx_path.read_bytes())
+    print(onnx_path)
 
 
 if __name__ == "__main__":

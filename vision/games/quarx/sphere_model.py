@@ -18,7 +18,9 @@ from vision.detector.onnx_session import SharedModels, cpu_session
 from vision.games.quarx.blobs import MIN_THICKNESS, Blob, card_blobs_at
 
 DEFAULT_SPHERE_MODEL = Path(__file__).resolve().parents[3] / "models" / "sphere_shapes.onnx"
-CUTS = (30, 45, 65)  # contrast cuts against the paper (0..255); the classifier was taught all three
+# Contrast cuts against the paper (0..255) a classifier was taught, all of them; its file names
+# them in its metadata ("cuts": "18,30,45,65", v10 on), and a file that names none was taught these.
+CUTS = (30, 45, 65)
 SPHERE_CLASS, OTHER_CLASS, UNSURE_CLASS = 0, 1, 2
 # A blob is a sphere with at least SURE; it is none when a sphere is at most NOT_SPHERE likely and
 # "part of a shape, or several" at most UNSURE_MAX (a non-sphere need not be told from that).
@@ -46,6 +48,8 @@ class SphereModel:
         self.input_name = inp.name
         # v8 on: a fourth channel, the blob's own mask in the crop (v1-v6 see the colours alone)
         self.sees_masks = inp.shape[1] == 4
+        meta = self.session.get_modelmeta().custom_metadata_map
+        self.cuts: tuple[int, ...] = tuple(int(c) for c in meta["cuts"].split(",")) if "cuts" in meta else CUTS
 
     def probabilities(self, blobs: list[Blob]) -> np.ndarray:
         """N x 3 probabilities (sphere, not a sphere, unsure) for N blobs."""
@@ -113,8 +117,9 @@ def count_blobs(blobs: list[Blob], probs: dict[int, np.ndarray]) -> int | None:
 
 
 def count_by_shape(card: np.ndarray, model: SphereModel) -> int | None:
-    """Spheres on a card warped top-down (BGR), or None when any shape or cut is in doubt."""
-    per_cut = card_blobs_at(card, CUTS)
+    """Spheres on a card warped top-down (BGR), or None when any shape or cut is in doubt (the
+    counts at every cut the model was taught must agree)."""
+    per_cut = card_blobs_at(card, model.cuts)
     every = [b for blobs in per_cut for blob in blobs for b in (blob, *blob.parts)]
     # A shape is often the same blob at every cut: the same box (and, for a model that sees it,
     # the same mask) is the same input, classified once.
