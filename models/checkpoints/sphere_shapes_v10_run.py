@@ -13,7 +13,7 @@ def part(seed):
 if __name__ == "__main__":
     import torch
     from vision.training import die_classifier
-    from vision.training.sphere_classifier import name_cuts
+    from vision.training.sphere_classifier import cuts_metadata
     run = Path("runs/sphere_shapes_v10"); run.mkdir(parents=True, exist_ok=True)
     data = run / "crops.npz"
     if data.is_file():
@@ -29,8 +29,7 @@ if __name__ == "__main__":
         init.load_state_dict(torch.load("models/checkpoints/sphere_shapes_v9.pt"))
         log("starting from models/checkpoints/sphere_shapes_v9.pt")
         model = die_classifier.train(x, y, 3, lr=1.5e-3, seed=0, threads=2, log=log, init=init)
-    onnx_path = die_classifier.save_run(model, run, {"cards": 8000, "seeds": [4, 6], "epochs": 3, "crops": int(len(y)),
-                                                     "cuts": CUTS, "lr": 1.5e-3, "labels": "count", "width": 2,
-                                                     "init": "models/checkpoints/sphere_shapes_v9.pt"}, "sphere_shapes.onnx", None)
-    name_cuts(onnx_path, CUTS)
-    print(onnx_path)
+    print(die_classifier.save_run(model, run, {"cards": 8000, "seeds": [4, 6], "epochs": 3, "crops": int(len(y)),
+                                               "cuts": CUTS, "lr": 1.5e-3, "labels": "count", "width": 2,
+                                               "init": "models/checkpoints/sphere_shapes_v9.pt"}, "sphere_shapes.onnx", None,
+                                  metadata=cuts_metadata(CUTS)))

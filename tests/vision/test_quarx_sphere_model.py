@@ -156,8 +156,8 @@ def test_a_card_is_counted_at_every_cut_the_classifier_was_taught_and_they_must_
 
 
 def _named_cuts(onnx_bytes: bytes, cuts: str) -> bytes:
-    """The model with metadata "cuts" = `cuts`, as `sphere_classifier.name_cuts` writes it (which
-    needs the onnx package). Protobuf reads bytes appended to a message as more of its fields, so
+    """The model with metadata "cuts" = `cuts`, as `sphere_classifier.cuts_metadata` names it (writing
+    it needs the onnx package). Protobuf reads bytes appended to a message as more of its fields, so
     the entry (ModelProto field 14: a key and a value, each under 128 bytes) is appended."""
     entry = b"\x0a\x04cuts\x12" + bytes([len(cuts)]) + cuts.encode()
     return onnx_bytes + b"\x72" + bytes([len(entry)]) + entry

@@ -196,14 +196,23 @@ def main() -> None:
                    "die_values.onnx", a.output))
 
 
-def save_run(model, run: Path, recipe: dict, onnx_name: str, output: Path | None, size: int = CROP_SIZE) -> Path:
-    """A finished run kept: its weights (to resume from), its recipe, its ONNX export (also
-    copied to `output` when given); returns the export's path in the run folder."""
+def save_run(model, run: Path, recipe: dict, onnx_name: str, output: Path | None, size: int = CROP_SIZE,
+             metadata: dict[str, str] | None = None) -> Path:
+    """A finished run kept: its weights (to resume from), its recipe, its ONNX export (with
+    `metadata` in the file's metadata, where given; also copied to `output` when given); returns
+    the export's path in the run folder."""
     import torch
 
     torch.save(model.state_dict(), run / "weights.pt")
     (run / "recipe.json").write_text(json.dumps(recipe, indent=1))
     onnx_path = export(model, run / onnx_name, size)
+    if metadata:
+        import onnx
+
+        m = onnx.load(str(onnx_path))
+        for key, value in metadata.items():
+            m.metadata_props.add(key=key, value=value)
+        onnx.save(m, str(onnx_path))
     if output:
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_bytes(onnx_path.read_bytes())

@@ -169,15 +169,10 @@ def validate(cards: int = 360, seed: int = 999, model: SphereModel | None = None
     return {"cards": cards, "seed": seed, **out}
 
 
-def name_cuts(onnx_path: Path, cuts: tuple[int, ...]) -> None:
-    """Write the cuts a classifier was taught into its ONNX file's metadata, where SphereModel
-    reads them (a file without them was taught sphere_model.CUTS)."""
-    import onnx
-
-    m = onnx.load(str(onnx_path))
-    del m.metadata_props[:]
-    m.metadata_props.add(key="cuts", value=",".join(str(c) for c in cuts))
-    onnx.save(m, str(onnx_path))
+def cuts_metadata(cuts: tuple[int, ...]) -> dict[str, str]:
+    """The ONNX metadata naming the cuts a classifier was taught, as SphereModel reads them (a
+    file without it was taught sphere_model.CUTS)."""
+    return {"cuts": ",".join(str(c) for c in cuts)}
 
 
 def with_mask_channel(state: dict) -> dict:
@@ -221,7 +216,8 @@ def main(argv: list[str] | None = None) -> None:
         return
     run = RUNS / a.name
     run.mkdir(parents=True, exist_ok=True)
-    tag = f"{'' if a.labels == 'shape' else '_' + a.labels}{'_masks' if a.masks else ''}{'' if a.cuts == CUTS else '_cuts'}"
+    cuts_tag = "" if a.cuts == CUTS else "_cuts" + "-".join(str(c) for c in a.cuts)
+    tag = f"{'' if a.labels == 'shape' else '_' + a.labels}{'_masks' if a.masks else ''}{cuts_tag}"
     data = run / f"crops_{a.cards}_{a.seed}{tag}.npz"
     if data.is_file():
         got = np.load(data)
@@ -236,16 +232,11 @@ def main(argv: list[str] | None = None) -> None:
             init.load_state_dict(with_mask_channel(torch.load(a.init)) if a.masks else torch.load(a.init))
             log(f"starting from {a.init}")
         model = die_classifier.train(x, y, a.epochs, lr=a.lr, seed=a.seed, threads=a.threads, log=log, init=init)
-    onnx_path = die_classifier.save_run(model, run, {"cards": a.cards, "epochs": a.epochs, "seed": a.seed,
-                                                     "crops": int(len(y)), "cuts": a.cuts, "lr": a.lr,
-                                                     "labels": a.labels, "masks": a.masks, "width": a.width,
-                                                     "init": str(a.init) if a.init else None},
-                                        "sphere_shapes.onnx", None)
-    name_cuts(onnx_path, a.cuts)
-    if a.output:
-        a.output.parent.mkdir(parents=True, exist_ok=True)
-        a.output.write_bytes(onnx_path.read_bytes())
-    print(onnx_path)
+    print(die_classifier.save_run(model, run, {"cards": a.cards, "epochs": a.epochs, "seed": a.seed,
+                                               "crops": int(len(y)), "cuts": a.cuts, "lr": a.lr, "labels": a.labels,
+                                               "masks": a.masks, "width": a.width,
+                                               "init": str(a.init) if a.init else None},
+                                  "sphere_shapes.onnx", a.output, metadata=cuts_metadata(a.cuts)))
 
 
 if __name__ == "__main__":
