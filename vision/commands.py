@@ -162,7 +162,7 @@ def _dataset(args: argparse.Namespace) -> int:
         _err("dataset", f"real dice set not found at {real} (use --real-dir or --no-real)")
         return 2
     print(build(args.out, args.seed, args.count, args.val_count, real, args.real_repeat, args.workers,
-                args.varied))
+                args.varied, args.table_dice))
     return 0
 
 
@@ -272,6 +272,8 @@ def add_commands(sub) -> None:
     b.add_argument("--varied", type=float, default=0.0, metavar="SHARE",
                    help="share of images (in tenths) drawn with randomised looks: any die colours, engraved "
                         "pips, patterned cloths, coloured lamps, close-up dice (default 0: the first recipe)")
+    b.add_argument("--table-dice", type=int, default=0, metavar="N",
+                   help="also N ray-cast dice pictures (vision.synth.table_dice, a second look) in the train split")
     b.set_defaults(func=_dataset)
 
     p = sub.add_parser("train", help="train the detector offline and export it to models/ (train extra)",

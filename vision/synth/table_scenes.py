@@ -20,6 +20,7 @@ It shares no code with `vision.synth.holdout_scenes`, the ray-marched look kept 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -59,6 +60,9 @@ class Solid:
     turn: np.ndarray = field(default_factory=lambda: np.eye(3))  # the pattern's own axes
     freq: float = 0.0  # the pattern's stripes or spots across the solid
     bump: float = 0.0  # how far a hammered or rough surface tilts the normal
+    # Paint and relief of its own (a die's pips, vision.synth.table_dice): (solid, surface
+    # points, world normals) -> (albedo, normals, which points are paint: matte on any material)
+    surface: Callable[["Solid", np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
 
 
 @dataclass
@@ -84,6 +88,48 @@ class TableScene:
                 continue
             out.append((float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)))
         return out
+
+
+@dataclass(frozen=True)
+class Camera:
+    """A pinhole camera at `eye` looking at the table's centre (world z up): focal length `f` in
+    pixels, a w x h picture, the grid shifted by (jx, jy) pixels."""
+
+    eye: np.ndarray
+    f: float
+    w: int
+    h: int
+    jx: float = 0.0
+    jy: float = 0.0
+
+    @property
+    def fwd(self) -> np.ndarray:
+        return -self.eye / np.linalg.norm(self.eye)
+
+    @property
+    def right(self) -> np.ndarray:
+        r = np.cross(self.fwd, [0, 0, 1.0])
+        return r / np.linalg.norm(r)
+
+    @property
+    def up(self) -> np.ndarray:
+        return np.cross(self.right, self.fwd)
+
+    def rays(self) -> np.ndarray:
+        """Unit directions through every pixel centre, row by row (h * w x 3)."""
+        yy, xx = np.mgrid[0:self.h, 0:self.w].astype(np.float64)
+        fwd, right, up = self.fwd, self.right, self.up
+        d = (fwd[None] * self.f + right[None] * (xx.reshape(-1, 1) - self.w / 2 + self.jx)
+             - up[None] * (yy.reshape(-1, 1) - self.h / 2 + self.jy))
+        return d / np.linalg.norm(d, axis=1, keepdims=True)
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        """World points (N x 3) to pixel coordinates (N x 2), pixel centres at whole numbers."""
+        rel = points - self.eye
+        depth = rel @ self.fwd
+        x = self.f * (rel @ self.right) / depth + self.w / 2 - self.jx
+        y = -self.f * (rel @ self.up) / depth + self.h / 2 - self.jy
+        return np.stack([x, y], 1)
 
 
 def _turn_z(a: float) -> np.ndarray:
@@ -190,7 +236,7 @@ def _hit_torus(big: float, small: float, o: np.ndarray, d: np.ndarray) -> tuple[
     return t_best, np.stack([p[:, 0] * pull, p[:, 1] * pull, p[:, 2]], 1)
 
 
-def _cast(solids: list[Solid], o: np.ndarray, d: np.ndarray, floor: bool = True):
+def cast(solids: list[Solid], o: np.ndarray, d: np.ndarray, floor: bool = True):
     """Nearest hit among the solids (and the table) for rays o + t d: t, which (-1 the table,
     -2 nothing) and the world normal."""
     t_best = np.full(len(d), np.inf)
@@ -211,7 +257,7 @@ def _cast(solids: list[Solid], o: np.ndarray, d: np.ndarray, floor: bool = True)
     return t_best, which, normal
 
 
-def _solid(rng: np.random.Generator, kind: str, x: float, y: float, scale: float, toward: np.ndarray) -> Solid:
+def random_solid(rng: np.random.Generator, kind: str, x: float, y: float, scale: float, toward: np.ndarray) -> Solid:
     r = scale
     axes = _turn_z(float(rng.uniform(0, 2 * np.pi)))
     shape, size, z = "ellipsoid", np.array([r, r, r]), r
@@ -271,10 +317,6 @@ def render_table_scene(seed: int, idx: int, size: tuple[int, int] | None = None,
     spread = rng.uniform(2.0, 4.0)
     dist = spread * rng.uniform(2.2, 3.6)
     eye = dist * np.array([np.cos(elev) * np.cos(azim), np.cos(elev) * np.sin(azim), np.sin(elev)])
-    fwd = -eye / np.linalg.norm(eye)
-    right = np.cross(fwd, [0, 0, 1.0])
-    right /= np.linalg.norm(right)
-    up = np.cross(right, fwd)
     f = (w / 2) / np.tan(np.radians(rng.uniform(35, 60)) / 2)
 
     solids: list[Solid] = []
@@ -286,7 +328,7 @@ def render_table_scene(seed: int, idx: int, size: tuple[int, int] | None = None,
         for _ in range(60):
             x, y = rng.uniform(-spread, spread, 2)
             if all(np.hypot(x - s.centre[0], y - s.centre[1]) > scale * 1.3 + s.size.max() + 0.05 for s in solids):
-                solids.append(_solid(rng, kind, float(x), float(y), float(scale), eye))
+                solids.append(random_solid(rng, kind, float(x), float(y), float(scale), eye))
                 break
 
     # The fourth and fifth looks draw from their own streams, so that the layouts and lights of
@@ -297,14 +339,12 @@ def render_table_scene(seed: int, idx: int, size: tuple[int, int] | None = None,
     elif look == 5:
         solids = [_finished(extra, s) if s.kind == SPHERE else s for s in solids]
 
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
-    jx, jy = rng.uniform(-0.5, 0.5, 2)
-    dirs = fwd[None] * f + right[None] * (xx.reshape(-1, 1) - w / 2 + jx) - up[None] * (yy.reshape(-1, 1) - h / 2 + jy)
-    dirs /= np.linalg.norm(dirs, axis=1, keepdims=True)
+    cam = Camera(eye, f, w, h, *rng.uniform(-0.5, 0.5, 2))
+    dirs = cam.rays()
     origin = np.broadcast_to(eye, dirs.shape)
-    t, which, normal = _cast(solids, origin, dirs)
+    t, which, normal = cast(solids, origin, dirs)
     # flat clutter and a wall: the fourth look's alone
-    image = _light(rng, extra if look == 4 else None, solids, origin, dirs, t, which, normal, spread)
+    image = shade(rng, extra if look == 4 else None, solids, origin, dirs, t, which, normal, spread)
     image = image.reshape(h, w, 3)
     if rng.random() < 0.5:
         image = lamp(image, rng)
@@ -312,7 +352,7 @@ def render_table_scene(seed: int, idx: int, size: tuple[int, int] | None = None,
         image = effects.noise(effects.jpeg(effects.defocus(image, rng), rng), rng)
     full = []
     for s in solids:
-        depth = (s.centre - eye) @ fwd
+        depth = (s.centre - eye) @ cam.fwd
         full.append(float(np.pi * (f * s.size[0] / max(depth, 1e-6)) ** 2))
     return TableScene(image, solids, which.reshape(h, w), full)
 
@@ -376,7 +416,7 @@ def _roughened(s: Solid, p: np.ndarray, n: np.ndarray) -> np.ndarray:
 FLAT_CLUTTER = (usb_stick, cable, laptop, pen, note, blank_square)  # printed or lying flat; no shaded balls
 
 
-def _light(rng, extra, solids, origin, dirs, t, which, normal, spread) -> np.ndarray:
+def shade(rng, extra, solids, origin, dirs, t, which, normal, spread) -> np.ndarray:
     hit = np.isfinite(t)
     p = origin + dirs * np.where(hit, t, 0)[:, None]
     lamp_dir = np.array([rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(0.5, 2.5)])
@@ -400,6 +440,9 @@ def _light(rng, extra, solids, origin, dirs, t, which, normal, spread) -> np.nda
         material[m] = s.material
         if s.bump:
             normal[m] = _roughened(s, p[m], normal[m])
+        if s.surface is not None:
+            albedo[m], normal[m], paint = s.surface(s, p[m], normal[m])
+            material[np.nonzero(m)[0][paint]] = "matte"
     # Soft shadows: the lamp seen from several points of its face
     idx = np.nonzero(hit)[0]
     n = normal[idx]
@@ -411,7 +454,7 @@ def _light(rng, extra, solids, origin, dirs, t, which, normal, spread) -> np.nda
         ld = lamp_dir + rng.normal(0, softness, 3)
         ld /= np.linalg.norm(ld)
         q = p[idx[facing]] + n[facing] * 1e-3
-        ts, _, _ = _cast(solids, q, np.broadcast_to(ld, q.shape), floor=False)
+        ts, _, _ = cast(solids, q, np.broadcast_to(ld, q.shape), floor=False)
         lit[facing] += ~np.isfinite(ts)
     lit /= samples
     lam = np.clip(n @ lamp_dir, 0, 1) * lit
@@ -471,7 +514,7 @@ def _reflected(solids: list[Solid], o: np.ndarray, d: np.ndarray, tex: np.ndarra
     """What a mirror at o shows along d: the cloth and the other solids, lit without shadows. A
     metal sphere shows its neighbours bent around it; a plain grey room taught the detector that
     metal is smooth, and on other renderers' metal spheres it was unsure (0.2-0.8)."""
-    t, which, normal = _cast(solids, o, d)
+    t, which, normal = cast(solids, o, d)
     out = np.full((len(d), 3), np.median(tex.reshape(-1, 3), 0))
     p = o + d * np.where(np.isfinite(t), t, 0)[:, None]
     floor = which == -1

@@ -10,6 +10,7 @@ import cv2
 
 from vision.detector.classes import CLASSES, CLASS_ID
 from vision.synth import render_image
+from vision.synth.table_dice import render_table_dice
 from vision.training import real_dice
 from vision.yolo_labels import yolo_line
 
@@ -21,10 +22,13 @@ def is_varied(index: int, varied: float) -> bool:
     return index % 10 < round(varied * 10)
 
 
-def _render_one(args: tuple[int, int, str, str, float]) -> dict:
+def _render_one(args: tuple[int, int, str, str, float | None]) -> dict:
+    """One picture into img_dir / lab_dir; `varied` None draws a table_dice picture instead."""
     seed, index, img_dir, lab_dir, varied = args
-    r = render_image(seed, index, varied=is_varied(index, varied))
-    name = f"s{seed}_{index:06d}"
+    if varied is None:
+        r, name = render_table_dice(seed, index), f"t{seed}_{index:06d}"
+    else:
+        r, name = render_image(seed, index, varied=is_varied(index, varied)), f"s{seed}_{index:06d}"
     cv2.imwrite(str(Path(img_dir) / f"{name}.jpg"), r.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     (Path(lab_dir) / f"{name}.txt").write_text("\n".join(r.yolo_lines()) + ("\n" if r.labels else ""))
     return {"name": name, "kind": r.kind,
@@ -33,9 +37,10 @@ def _render_one(args: tuple[int, int, str, str, float]) -> dict:
 
 
 def render_split(out: Path, split: str, seed: int, count: int, workers: int = 2,
-                 varied: float = 0.0) -> list[dict]:
+                 varied: float | None = 0.0) -> list[dict]:
     """Render `count` images of `seed` into out/images/split and out/labels/split; a share
-    `varied` of them (in tenths) with `vision.synth.variety`'s looks."""
+    `varied` of them (in tenths) with `vision.synth.variety`'s looks, or with `varied` None
+    `vision.synth.table_dice`'s ray-cast dice (named t<seed>_..., beside the others)."""
     img_dir, lab_dir = out / "images" / split, out / "labels" / split
     img_dir.mkdir(parents=True, exist_ok=True)
     lab_dir.mkdir(parents=True, exist_ok=True)
@@ -45,7 +50,8 @@ def render_split(out: Path, split: str, seed: int, count: int, workers: int = 2,
             meta = list(ex.map(_render_one, jobs, chunksize=16))
     else:
         meta = [_render_one(j) for j in jobs]
-    (out / f"meta_{split}.jsonl").write_text("\n".join(json.dumps(m) for m in meta) + "\n")
+    meta_name = f"meta_{split}.jsonl" if varied is not None else f"meta_{split}_table_dice.jsonl"
+    (out / meta_name).write_text("\n".join(json.dumps(m) for m in meta) + "\n")
     return meta
 
 
@@ -79,14 +85,18 @@ def write_yaml(out: Path) -> Path:
 
 def build(out: Path = DEFAULT_OUT, seed: int = 1, count: int = 3000, val_count: int = 200,
           real_dir: Path | None = real_dice.REAL_DICE_DIR, real_repeat: int = 3, workers: int = 2,
-          varied: float = 0.0) -> Path:
-    """Build the whole dataset; the val split uses seed+1 so it never repeats a train image."""
+          varied: float = 0.0, table_dice: int = 0) -> Path:
+    """Build the whole dataset; the val split uses seed+1 so it never repeats a train image.
+    table_dice: that many of `vision.synth.table_dice`'s pictures (seed `seed`) join the train split."""
     if out.exists():
         shutil.rmtree(out)
     render_split(out, "train", seed, count, workers, varied)
+    if table_dice:
+        render_split(out, "train", seed, table_dice, workers, None)
     render_split(out, "val", seed + 1, val_count, workers, varied)
     n_real = add_real(out, real_dir, "train", real_repeat) if real_dir and real_repeat > 0 else 0
     (out / "recipe.json").write_text(json.dumps({"seed": seed, "count": count, "val_seed": seed + 1,
                                                  "val_count": val_count, "real_train_copies": n_real,
-                                                 "real_repeat": real_repeat, "varied": varied}, indent=1))
+                                                 "real_repeat": real_repeat, "varied": varied,
+                                                 "table_dice": table_dice}, indent=1))
     return write_yaml(out)
