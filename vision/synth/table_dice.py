@@ -119,8 +119,10 @@ def random_faces(rng: np.random.Generator, top: int, body: np.ndarray) -> DieFac
 
 
 @dataclass
-class _Die:
-    index: int  # in the scene's solids
+class PlacedDie:
+    """A die in a scene: its index among the scene's solids and the value on its top face."""
+
+    index: int
     value: int
 
 
@@ -136,7 +138,7 @@ def render_table_dice(seed: int, idx: int, size: tuple[int, int] = (320, 240)) -
     cam = Camera(eye, (w / 2) / np.tan(np.radians(rng.uniform(35, 60)) / 2), w, h, *rng.uniform(-0.5, 0.5, 2))
 
     solids: list[Solid] = []
-    dice: list[_Die] = []
+    dice: list[PlacedDie] = []
     half = rng.uniform(0.08, 0.4)  # a set's dice are one size
     body_any = rng.random() < 0.6
     set_body = rng.uniform(0.03, 1.0, 3)
@@ -159,7 +161,7 @@ def render_table_dice(seed: int, idx: int, size: tuple[int, int] = (320, 240)) -
                                  [0.0, 0.0, 1.0]])
                 solids.append(Solid("die", "box", np.array([x, y, half]), axes, np.full(3, half), body, material,
                                     surface=faces.surface))
-                dice.append(_Die(len(solids) - 1, value))
+                dice.append(PlacedDie(len(solids) - 1, value))
                 break
     for _ in range(int(rng.integers(0, 6))):
         kind = SPHERE if rng.random() < 0.3 else str(rng.choice(DECOYS))
@@ -179,12 +181,14 @@ def render_table_dice(seed: int, idx: int, size: tuple[int, int] = (320, 240)) -
     if rng.random() < 0.2:
         image = effects.motion_blur(image, rng, 6)
     image = effects.noise(effects.jpeg(effects.defocus(image, rng), rng), rng) if rng.random() < 0.85 else image
-    labels = _top_face_labels(cam, solids, dice, which.reshape(h, w), normal.reshape(h, w, 3))
+    labels = top_face_labels(cam, solids, dice, which.reshape(h, w), normal.reshape(h, w, 3))
     return RenderedImage(image, labels, "table_dice")
 
 
-def _top_face_labels(cam: Camera, solids: list[Solid], dice: list[_Die], ids: np.ndarray,
-                     normals: np.ndarray) -> list[Label]:
+def top_face_labels(cam: Camera, solids: list[Solid], dice: list[PlacedDie], ids: np.ndarray,
+                    normals: np.ndarray) -> list[Label]:
+    """A label per die whose top face is in sight (at least MIN_TOP_SHARE of it, by the pixels
+    `ids` shows it at with an upward normal) and inside the picture: the projected face's box."""
     out = []
     for d in dice:
         s = solids[d.index]
