@@ -9,7 +9,9 @@ nearly square: a webcam looking across the table sees such a face below the top 
 reader took it for a die of its own; (with `whole_die`) a die framed whole, top and visible side
 faces in one box, still labelled with its top value: a detector that has not seen a dice set
 boxes its dice so, and the classifier read a dark 2 framed whole as a 1 (the pip counter read 2).
-`mined_negatives` adds the detectors' own die boxes on
+`table_dice_crops` cuts the same kinds of crops from `vision.synth.table_dice`'s ray-cast dice (a
+second look: another lamp, shadows, clear coats and glass, engraved pips as dimples), the
+"no die" ones off the dice, on bare cloth and on the other solids there. `mined_negatives` adds the detectors' own die boxes on
 renders where no labelled object lies: the clutter they mistake for dice (a USB plug's end with
 its two square holes reads as a 2).
 """
@@ -28,6 +30,7 @@ from vision.detector.slicing import detect_sliced
 from vision.detector.value_rule import NO_DIE
 from vision.synth import render_image
 from vision.synth.scene import Label
+from vision.synth.table_dice import render_table_dice
 from vision.training import real_dice
 from vision.training.dataset import is_varied
 
@@ -141,6 +144,30 @@ def synthetic_crops(seed: int, index: int, varied: float = 0.0,
     return _arrays(crops, ys)
 
 
+def table_dice_crops(seed: int, index: int) -> tuple[np.ndarray, np.ndarray]:
+    """Crops and classes from one `vision.synth.table_dice` picture of `seed` (deterministic):
+    each labelled die twice, jittered; now and then a box slid off a die; two boxes on no die."""
+    r = render_table_dice(seed, index)
+    rng = np.random.default_rng([seed, index, 13])
+    h, w = r.image.shape[:2]
+    crops, ys = [], []
+    taken = [lb.box for lb in r.labels]
+    for lb in r.labels:
+        for _ in range(2):
+            crops.append(square_crop(r.image, jitter_box(rng, lb.box)))
+            ys.append(die_value(CLASSES[lb.cls]))
+        off = _off_die(rng, lb.box)
+        if rng.random() < 0.3 and not any(_overlap(off, t) > 0.25 for t in taken if t is not lb.box):
+            crops.append(square_crop(r.image, off))
+            ys.append(NO_DIE)
+    for _ in range(2):
+        b = _free_box(rng, w, h, taken)
+        if b is not None:
+            crops.append(square_crop(r.image, b))
+            ys.append(NO_DIE)
+    return _arrays(crops, ys)
+
+
 def mined_negatives(detectors: list[Detector], seed: int, images: int, varied: float,
                     copies: int = 3) -> tuple[np.ndarray, np.ndarray]:
     """"No die" crops of the detectors' die boxes on 640x480 renders of `seed` that overlap no
@@ -166,18 +193,21 @@ def mined_negatives(detectors: list[Detector], seed: int, images: int, varied: f
     return _arrays(crops, [NO_DIE] * len(crops))
 
 
-def _job(args: tuple[int, int, int, float, bool, bool]) -> tuple[np.ndarray, np.ndarray]:
-    seed, start, stop, varied, side_faces, whole_die = args
-    parts = [synthetic_crops(seed, i, varied, side_faces, whole_die) for i in range(start, stop)]
+def _job(args: tuple[int, int, int, float, bool, bool, bool]) -> tuple[np.ndarray, np.ndarray]:
+    seed, start, stop, varied, side_faces, whole_die, table_dice = args
+    parts = [table_dice_crops(seed, i) if table_dice else synthetic_crops(seed, i, varied, side_faces, whole_die)
+             for i in range(start, stop)]
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
 def build_synthetic(seed: int, images: int, workers: int = 1, varied: float = 0.0,
-                    side_faces: bool = False, whole_die: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                    side_faces: bool = False, whole_die: bool = False,
+                    table_dice: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Crops from `images` renders of `seed`, a share `varied` of them with the varied looks
-    (side_faces: see synthetic_crops)."""
+    (side_faces: see synthetic_crops), or with `table_dice` from as many ray-cast pictures."""
     step = 100
-    jobs = [(seed, s, min(s + step, images), varied, side_faces, whole_die) for s in range(0, images, step)]
+    jobs = [(seed, s, min(s + step, images), varied, side_faces, whole_die, table_dice)
+            for s in range(0, images, step)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as ex:
             parts = list(ex.map(_job, jobs))
@@ -231,6 +261,8 @@ def main() -> None:
     ap.add_argument("--varied", type=float, default=0.0, help="share of renders with the varied looks")
     ap.add_argument("--side-faces", action="store_true", help="add 'no die' crops on side faces seen nearly square")
     ap.add_argument("--whole-die", action="store_true", help="add a crop of each tilted die framed whole (top and sides)")
+    ap.add_argument("--table-dice", action="store_true",
+                    help="crops of vision.synth.table_dice's ray-cast dice instead of the first renderer's")
     ap.add_argument("--mine", nargs="+", type=Path, metavar="DETECTOR",
                     help="'no die' crops of these detectors' boxes on no labelled object, instead of renders' crops")
     ap.add_argument("--real", metavar="SPLIT", help="crops of this split of the real webcam set instead of renders")
@@ -245,7 +277,7 @@ def main() -> None:
             nx, ny = real_negatives(real_dice.REAL_DICE_DIR, a.real, load_detector())
             x, y = np.concatenate([x, nx]), np.concatenate([y, ny])
     else:
-        x, y = build_synthetic(a.seed, a.images, a.workers, a.varied, a.side_faces, a.whole_die)
+        x, y = build_synthetic(a.seed, a.images, a.workers, a.varied, a.side_faces, a.whole_die, a.table_dice)
     a.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(a.out, x=x, y=y)
     print(f"{len(y)} crops -> {a.out}; per class {np.bincount(y, minlength=7).tolist()}")
