@@ -6,6 +6,7 @@ import numpy as np
 
 from vision.detector.classes import CLASSES
 from vision.synth import render_image, variety
+from vision.synth.table_dice import render_table_dice
 from vision.training.dataset import build, is_varied
 
 
@@ -94,3 +95,15 @@ def test_a_tilted_die_labels_its_visible_side_faces_below_its_top():
         for s in lb.sides:
             # far is up on screen: a side face seen from the camera never lies above its top face
             assert (s[1] + s[3]) / 2 >= (lb.box[1] + lb.box[3]) / 2 - 1e-6
+
+
+def test_dataset_build_adds_the_ray_cast_dice_beside_the_first_renderers_pictures(tmp_path):
+    build(tmp_path / "ds", seed=5, count=2, val_count=0, real_dir=None, workers=1, table_dice=2)
+    recipe = json.loads((tmp_path / "ds" / "recipe.json").read_text())
+    assert recipe["table_dice"] == 2
+    train = tmp_path / "ds" / "images" / "train"
+    assert sorted(p.name for p in train.iterdir()) == ["s5_000000.jpg", "s5_000001.jpg", "t5_000000.jpg", "t5_000001.jpg"]
+    picture = render_table_dice(5, 1)
+    assert _diff(cv2.imread(str(train / "t5_000001.jpg")), picture.image) < 3
+    label = (tmp_path / "ds" / "labels" / "train" / "t5_000001.txt").read_text().split("\n")
+    assert [line for line in label if line] == picture.yolo_lines()
