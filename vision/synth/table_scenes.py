@@ -258,6 +258,8 @@ def cast(solids: list[Solid], o: np.ndarray, d: np.ndarray, floor: bool = True):
 
 
 def random_solid(rng: np.random.Generator, kind: str, x: float, y: float, scale: float, toward: np.ndarray) -> Solid:
+    """A solid of `kind` (SPHERE or one of DECOYS) about `scale` across, standing on the table at
+    (x, y), of a random colour and material; a disc on its rim is often turned face-on to `toward`."""
     r = scale
     axes = _turn_z(float(rng.uniform(0, 2 * np.pi)))
     shape, size, z = "ellipsoid", np.array([r, r, r]), r
@@ -417,6 +419,9 @@ FLAT_CLUTTER = (usb_stick, cable, laptop, pen, note, blank_square)  # printed or
 
 
 def shade(rng, extra, solids, origin, dirs, t, which, normal, spread) -> np.ndarray:
+    """The picture's pixels (N x 3 uint8 BGR) for rays that cast() followed: cloth, solids by their
+    materials and finishes (and their own surface hooks), a lamp with soft shadows, a fill light;
+    `extra` (the fourth look's stream, or None) adds flat clutter and a wall."""
     hit = np.isfinite(t)
     p = origin + dirs * np.where(hit, t, 0)[:, None]
     lamp_dir = np.array([rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(0.5, 2.5)])
