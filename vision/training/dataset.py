@@ -22,10 +22,10 @@ def is_varied(index: int, varied: float) -> bool:
     return index % 10 < round(varied * 10)
 
 
-def _render_one(args: tuple[int, int, str, str, float | None]) -> dict:
-    """One picture into img_dir / lab_dir; `varied` None draws a table_dice picture instead."""
-    seed, index, img_dir, lab_dir, varied = args
-    if varied is None:
+def _render_one(args: tuple[int, int, str, str, float, bool]) -> dict:
+    """One picture into img_dir / lab_dir: the first renderer's, or with table_dice a ray-cast one."""
+    seed, index, img_dir, lab_dir, varied, table_dice = args
+    if table_dice:
         r, name = render_table_dice(seed, index), f"t{seed}_{index:06d}"
     else:
         r, name = render_image(seed, index, varied=is_varied(index, varied)), f"s{seed}_{index:06d}"
@@ -37,20 +37,20 @@ def _render_one(args: tuple[int, int, str, str, float | None]) -> dict:
 
 
 def render_split(out: Path, split: str, seed: int, count: int, workers: int = 2,
-                 varied: float | None = 0.0) -> list[dict]:
+                 varied: float = 0.0, table_dice: bool = False) -> list[dict]:
     """Render `count` images of `seed` into out/images/split and out/labels/split; a share
-    `varied` of them (in tenths) with `vision.synth.variety`'s looks, or with `varied` None
+    `varied` of them (in tenths) with `vision.synth.variety`'s looks, or with `table_dice`
     `vision.synth.table_dice`'s ray-cast dice (named t<seed>_..., beside the others)."""
     img_dir, lab_dir = out / "images" / split, out / "labels" / split
     img_dir.mkdir(parents=True, exist_ok=True)
     lab_dir.mkdir(parents=True, exist_ok=True)
-    jobs = [(seed, i, str(img_dir), str(lab_dir), varied) for i in range(count)]
+    jobs = [(seed, i, str(img_dir), str(lab_dir), varied, table_dice) for i in range(count)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as ex:
             meta = list(ex.map(_render_one, jobs, chunksize=16))
     else:
         meta = [_render_one(j) for j in jobs]
-    meta_name = f"meta_{split}.jsonl" if varied is not None else f"meta_{split}_table_dice.jsonl"
+    meta_name = f"meta_{split}_table_dice.jsonl" if table_dice else f"meta_{split}.jsonl"
     (out / meta_name).write_text("\n".join(json.dumps(m) for m in meta) + "\n")
     return meta
 
@@ -92,7 +92,7 @@ def build(out: Path = DEFAULT_OUT, seed: int = 1, count: int = 3000, val_count: 
         shutil.rmtree(out)
     render_split(out, "train", seed, count, workers, varied)
     if table_dice:
-        render_split(out, "train", seed, table_dice, workers, None)
+        render_split(out, "train", seed, table_dice, workers, table_dice=True)
     render_split(out, "val", seed + 1, val_count, workers, varied)
     n_real = add_real(out, real_dir, "train", real_repeat) if real_dir and real_repeat > 0 else 0
     (out / "recipe.json").write_text(json.dumps({"seed": seed, "count": count, "val_seed": seed + 1,

@@ -11,8 +11,8 @@ faces in one box, still labelled with its top value: a detector that has not see
 boxes its dice so, and the classifier read a dark 2 framed whole as a 1 (the pip counter read 2).
 `table_dice_crops` cuts the same kinds of crops from `vision.synth.table_dice`'s ray-cast dice (a
 second look: another lamp, shadows, clear coats and glass, engraved pips as dimples), the
-"no die" ones off the dice, on bare cloth and on the other solids there. `mined_negatives` adds the detectors' own die boxes on
-renders where no labelled object lies: the clutter they mistake for dice (a USB plug's end with
+"no die" ones off the dice, on bare cloth and on the other solids there. `mined_negatives` adds
+the detectors' own die boxes on renders where no labelled object lies: the clutter they mistake for dice (a USB plug's end with
 its two square holes reads as a 2).
 """
 from __future__ import annotations
@@ -67,6 +67,22 @@ def _free_box(rng: np.random.Generator, w: int, h: int, taken: list) -> tuple | 
     return None
 
 
+def _off_die_crops(rng: np.random.Generator, image: np.ndarray, box, taken: list) -> list[np.ndarray]:
+    """Now and then (3 in 10) a "no die" crop of a box slid off the die at `box`, where it lies
+    on no other labelled box."""
+    off = _off_die(rng, box)
+    if rng.random() < 0.3 and not any(_overlap(off, t) > 0.25 for t in taken if t is not box):
+        return [square_crop(image, off)]
+    return []
+
+
+def _free_crops(rng: np.random.Generator, image: np.ndarray, taken: list, n: int) -> list[np.ndarray]:
+    """Up to `n` "no die" crops of boxes on no labelled box."""
+    h, w = image.shape[:2]
+    boxes = [_free_box(rng, w, h, taken) for _ in range(n)]
+    return [square_crop(image, b) for b in boxes if b is not None]
+
+
 def _square_sides(lb, taken: list) -> list[tuple]:
     """The label's side-face boxes that look like a face seen head-on (sides within 0.55 of each
     other, 8 px and over) and hold no other die's top face."""
@@ -106,7 +122,6 @@ def synthetic_crops(seed: int, index: int, varied: float = 0.0,
     kind = KINDS[index % len(KINDS)]
     r = render_image(seed, index, kind=kind, varied=is_varied(index, varied))
     rng = np.random.default_rng([seed, index, 7])
-    h, w = r.image.shape[:2]
     crops, ys = [], []
     taken = [lb.box for lb in r.labels]
     for lb in r.labels:
@@ -115,10 +130,9 @@ def synthetic_crops(seed: int, index: int, varied: float = 0.0,
             for _ in range(2):
                 crops.append(square_crop(r.image, jitter_box(rng, lb.box)))
                 ys.append(v)
-            off = _off_die(rng, lb.box)
-            if rng.random() < 0.3 and not any(_overlap(off, t) > 0.25 for t in taken if t is not lb.box):
-                crops.append(square_crop(r.image, off))
-                ys.append(NO_DIE)
+            off = _off_die_crops(rng, r.image, lb.box, taken)
+            crops += off
+            ys += [NO_DIE] * len(off)
         elif rng.random() < 0.5:
             crops.append(square_crop(r.image, jitter_box(rng, lb.box)))
             ys.append(NO_DIE)
@@ -136,12 +150,8 @@ def synthetic_crops(seed: int, index: int, varied: float = 0.0,
             if v is not None and lb.sides:
                 crops.append(square_crop(r.image, jitter_box(whole_rng, whole_box(lb), shift=0.04, lo=0.95, hi=1.1)))
                 ys.append(v)
-    for _ in range(2 if kind == "dice" else 1):
-        b = _free_box(rng, w, h, taken)
-        if b is not None:
-            crops.append(square_crop(r.image, b))
-            ys.append(NO_DIE)
-    return _arrays(crops, ys)
+    free = _free_crops(rng, r.image, taken, 2 if kind == "dice" else 1)
+    return _arrays(crops + free, ys + [NO_DIE] * len(free))
 
 
 def table_dice_crops(seed: int, index: int) -> tuple[np.ndarray, np.ndarray]:
@@ -149,23 +159,17 @@ def table_dice_crops(seed: int, index: int) -> tuple[np.ndarray, np.ndarray]:
     each labelled die twice, jittered; now and then a box slid off a die; two boxes on no die."""
     r = render_table_dice(seed, index)
     rng = np.random.default_rng([seed, index, 13])
-    h, w = r.image.shape[:2]
     crops, ys = [], []
     taken = [lb.box for lb in r.labels]
     for lb in r.labels:
         for _ in range(2):
             crops.append(square_crop(r.image, jitter_box(rng, lb.box)))
             ys.append(die_value(CLASSES[lb.cls]))
-        off = _off_die(rng, lb.box)
-        if rng.random() < 0.3 and not any(_overlap(off, t) > 0.25 for t in taken if t is not lb.box):
-            crops.append(square_crop(r.image, off))
-            ys.append(NO_DIE)
-    for _ in range(2):
-        b = _free_box(rng, w, h, taken)
-        if b is not None:
-            crops.append(square_crop(r.image, b))
-            ys.append(NO_DIE)
-    return _arrays(crops, ys)
+        off = _off_die_crops(rng, r.image, lb.box, taken)
+        crops += off
+        ys += [NO_DIE] * len(off)
+    free = _free_crops(rng, r.image, taken, 2)
+    return _arrays(crops + free, ys + [NO_DIE] * len(free))
 
 
 def mined_negatives(detectors: list[Detector], seed: int, images: int, varied: float,
