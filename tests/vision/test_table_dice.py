@@ -8,7 +8,7 @@ import pytest
 
 from vision.detector.classes import CLASSES, die_value
 from vision.synth.table_dice import DieFaces, PlacedDie, random_faces, render_table_dice, top_face_labels
-from vision.synth.table_scenes import Camera, Solid, cast
+from vision.synth.table_scenes import Camera, Solid, cast, turn_z
 
 
 def _face_grid(axis: int, sign: int, n: int = 96) -> tuple[np.ndarray, np.ndarray]:
@@ -75,8 +75,7 @@ def test_a_picture_is_deterministic_and_its_labels_box_dice_inside_it():
 def test_a_top_face_label_boxes_the_pixels_of_that_face_and_a_hidden_face_none():
     cam = Camera(np.array([0.3, 0.2, 6.0]), 200.0, 160, 120)
     faces = random_faces(np.random.default_rng(0), 4, np.array([0.9, 0.9, 0.9]))
-    turn = np.array([[np.cos(0.4), np.sin(0.4), 0], [-np.sin(0.4), np.cos(0.4), 0], [0, 0, 1.0]])
-    die = Solid("die", "box", np.array([0.2, -0.1, 0.3]), turn, np.full(3, 0.3), np.array([0.9, 0.9, 0.9]), "matte",
+    die = Solid("die", "box", np.array([0.2, -0.1, 0.3]), turn_z(0.4), np.full(3, 0.3), np.array([0.9, 0.9, 0.9]), "matte",
                 surface=faces.surface)
     t, which, normal = cast([die], np.broadcast_to(cam.eye, (120 * 160, 3)), cam.rays())
     ids, normals = which.reshape(120, 160), normal.reshape(120, 160, 3)

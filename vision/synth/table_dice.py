@@ -20,7 +20,7 @@ import numpy as np
 from vision.detector.classes import CLASS_ID
 from vision.synth import effects
 from vision.synth.scene import Label, RenderedImage
-from vision.synth.table_scenes import DECOYS, SPHERE, Camera, Solid, cast, random_solid, shade
+from vision.synth.table_scenes import DECOYS, SPHERE, Camera, Solid, cast, random_solid, shade, turn_z
 from vision.synth.variety import lamp
 
 # Pip centres on a face in face coordinates (-1..1 across the face), by value
@@ -157,8 +157,7 @@ def render_table_dice(seed: int, idx: int, size: tuple[int, int] = (320, 240)) -
                 if not body_any:  # one set: the same pips, only the faces' order and turns differ
                     faces = replace(faces, turned=tuple(bool(t) for t in rng.random(6) < 0.5))
                 material = str(rng.choice(BODY_MATERIALS, p=[0.55, 0.35, 0.1]))
-                axes = np.array([[np.cos(a := rng.uniform(0, 2 * np.pi)), np.sin(a), 0.0], [-np.sin(a), np.cos(a), 0.0],
-                                 [0.0, 0.0, 1.0]])
+                axes = turn_z(float(rng.uniform(0, 2 * np.pi)))
                 solids.append(Solid("die", "box", np.array([x, y, half]), axes, np.full(3, half), body, material,
                                     surface=faces.surface))
                 dice.append(PlacedDie(len(solids) - 1, value))

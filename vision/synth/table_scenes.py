@@ -132,7 +132,8 @@ class Camera:
         return np.stack([x, y], 1)
 
 
-def _turn_z(a: float) -> np.ndarray:
+def turn_z(a: float) -> np.ndarray:
+    """A solid's own axes (rows, in world coordinates) turned by `a` radians about the table's z."""
     c, s = np.cos(a), np.sin(a)
     return np.array([[c, s, 0.0], [-s, c, 0.0], [0.0, 0.0, 1.0]])
 
@@ -261,7 +262,7 @@ def random_solid(rng: np.random.Generator, kind: str, x: float, y: float, scale:
     """A solid of `kind` (SPHERE or one of DECOYS) about `scale` across, standing on the table at
     (x, y), of a random colour and material; a disc on its rim is often turned face-on to `toward`."""
     r = scale
-    axes = _turn_z(float(rng.uniform(0, 2 * np.pi)))
+    axes = turn_z(float(rng.uniform(0, 2 * np.pi)))
     shape, size, z = "ellipsoid", np.array([r, r, r]), r
     if kind == "egg":  # from 1.12 long: seen from above such an egg is nearly round
         size = np.array([r, r, r * rng.uniform(1.12, 1.7)])
@@ -288,7 +289,7 @@ def random_solid(rng: np.random.Generator, kind: str, x: float, y: float, scale:
         if rng.random() < 0.6:  # standing on its rim; often face-on to the camera
             face = toward - np.array([x, y, 0.0])
             yaw = np.arctan2(face[1], face[0]) + (np.radians(rng.uniform(-20, 20)) if rng.random() < 0.7 else rng.uniform(0, np.pi))
-            axes = _lay_down(_turn_z(float(yaw)))
+            axes = _lay_down(turn_z(float(yaw)))
             z = r
     elif kind == "cone":
         size = np.array([r, r, r * rng.uniform(0.7, 1.3)])
@@ -366,7 +367,7 @@ def _dressed(rng: np.random.Generator, s: Solid) -> Solid:
     if s.kind != SPHERE and rng.random() < 0.2:
         outer = float(s.size[0])
         tube = outer * rng.uniform(0.15, 0.45)
-        axes, z = _turn_z(float(rng.uniform(0, 2 * np.pi))), tube
+        axes, z = turn_z(float(rng.uniform(0, 2 * np.pi))), tube
         if rng.random() < 0.35:
             axes, z = _lay_down(axes), outer
         material = "glossy" if s.material == "glass" else s.material  # rays leave a ring only from outside
