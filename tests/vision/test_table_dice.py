@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from vision.detector.classes import CLASSES, die_value
-from vision.synth.table_dice import DieFaces, PlacedDie, random_faces, render_table_dice, top_face_labels
+from vision.synth.table_dice import (DieFaces, PlacedDie, pips_resolved, random_faces, render_table_dice,
+                                     top_face_labels)
 from vision.synth.table_scenes import Camera, Solid, cast, turn_z
 
 
@@ -79,11 +80,33 @@ def test_a_top_face_label_boxes_the_pixels_of_that_face_and_a_hidden_face_none()
                 surface=faces.surface)
     t, which, normal = cast([die], np.broadcast_to(cam.eye, (120 * 160, 3)), cam.rays())
     ids, normals = which.reshape(120, 160), normal.reshape(120, 160, 3)
-    (label,) = top_face_labels(cam, [die], [PlacedDie(0, 4)], ids, normals)
+    (label,) = top_face_labels(cam, [die], [PlacedDie(0, 4, faces.radius)], ids, normals)
     assert CLASSES[label.cls] == "die_4"
     ys, xs = np.nonzero((ids == 0) & (normals[..., 2] > 0.7))
     assert np.allclose(label.box, (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1), atol=1.5)
     # the same die with a box standing over it: its top face hidden, no label
     lid = Solid("box", "box", np.array([0.2, -0.1, 1.5]), np.eye(3), np.full(3, 0.6), np.ones(3) * 0.5, "matte")
     t, which, normal = cast([die, lid], np.broadcast_to(cam.eye, (120 * 160, 3)), cam.rays())
-    assert top_face_labels(cam, [die, lid], [PlacedDie(0, 4)], which.reshape(120, 160), normal.reshape(120, 160, 3)) == []
+    assert top_face_labels(cam, [die, lid], [PlacedDie(0, 4, faces.radius)], which.reshape(120, 160), normal.reshape(120, 160, 3)) == []
+
+
+def test_pips_are_resolved_on_a_large_sharp_face_and_not_when_small_or_blurred():
+    square = np.array([[0, 0], [40, 0], [40, 40], [0, 40]], float)  # a face 40 px across
+    assert pips_resolved(0.2, square, 0.5)  # pips 4 px in radius, sharp
+    assert not pips_resolved(0.2, square, 6.0)  # a blur half again as wide as the pips
+    assert not pips_resolved(0.2, square / 8, 0.5)  # 5 px across: pips of half a pixel
+    # seen at a slant the face is narrow one way, and the pips are as narrow
+    slanted = np.array([[0, 0], [40, 0], [40, 6], [0, 6]], float)
+    assert pips_resolved(0.2, slanted, 0.5) is False
+
+
+def test_some_ray_cast_dice_are_too_small_or_blurred_for_their_pips_and_most_that_are_large_show_them():
+    seen_large, large, unseen = 0, 0, 0
+    for i in range(12):
+        for lb in render_table_dice(5, i).labels:
+            side = max(lb.box[2] - lb.box[0], lb.box[3] - lb.box[1])
+            unseen += not lb.pips_seen
+            if side >= 40:
+                large += 1
+                seen_large += lb.pips_seen
+    assert unseen > 0 and large > 0 and seen_large >= 0.5 * large

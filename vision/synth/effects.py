@@ -18,8 +18,14 @@ def light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(f * cast * gain * field[..., None], 0, 255).astype(np.uint8)
 
 
-def motion_blur(img: np.ndarray, rng: np.random.Generator, max_len: int) -> np.ndarray:
-    n = int(rng.integers(3, max(4, max_len)))
+def motion_length(rng: np.random.Generator, max_len: int) -> int:
+    """A motion blur's length in px, drawn as `motion_blur` draws it."""
+    return int(rng.integers(3, max(4, max_len)))
+
+
+def motion_blur(img: np.ndarray, rng: np.random.Generator, max_len: int, length: int | None = None) -> np.ndarray:
+    """Blur along a line of `length` px (drawn when None) at a random angle."""
+    n = motion_length(rng, max_len) if length is None else length
     k = np.zeros((n, n), np.float32)
     k[n // 2, :] = 1.0
     rot = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), rng.uniform(0, 180), 1.0)
@@ -27,8 +33,14 @@ def motion_blur(img: np.ndarray, rng: np.random.Generator, max_len: int) -> np.n
     return cv2.filter2D(img, -1, k / max(k.sum(), 1e-6))
 
 
-def defocus(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    s = rng.uniform(0.8, 2.5)
+def defocus_sigma(rng: np.random.Generator) -> float:
+    """A defocus blur's Gaussian sigma in px, drawn as `defocus` draws it."""
+    return float(rng.uniform(0.8, 2.5))
+
+
+def defocus(img: np.ndarray, rng: np.random.Generator, sigma: float | None = None) -> np.ndarray:
+    """Gaussian blur of `sigma` px (drawn when None)."""
+    s = defocus_sigma(rng) if sigma is None else sigma
     return cv2.GaussianBlur(img, (0, 0), s)
 
 

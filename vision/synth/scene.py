@@ -35,6 +35,8 @@ class Label:
     count: int | None = None
     # A die's visible side faces, boxed like `box`: what a die reader must not take for a top face.
     sides: tuple[tuple[float, float, float, float], ...] = ()
+    # Whether the picture resolves a die's pips (False: too small or blurred for anyone to read).
+    pips_seen: bool = True
 
 
 @dataclass

@@ -35,6 +35,13 @@ PIP_OFFSET = 0.5  # a corner pip's centre, in face coordinates
 MIN_TOP_SHARE = 0.6
 MIN_TOP_PX = 12  # ... and its top face covers at least this many pixels
 BODY_MATERIALS = ("matte", "glossy", "glass")
+# One ray a pixel: a sharp picture still spreads an edge over about a pixel (ASSUMPTION: sd 0.5 px).
+SAMPLING_BLUR = 0.5
+# Pips are read when their radius across the face's narrower extent is at least PIP_MIN_PX and
+# the blur leaves their centre at least PIP_MIN_CONTRAST of their contrast. ASSUMPTION: both
+# chosen by eye on the crops of 150 pictures (seed 23): below them most dice are blobs.
+PIP_MIN_PX = 0.75
+PIP_MIN_CONTRAST = 0.35
 
 
 @dataclass(frozen=True)
@@ -120,10 +127,12 @@ def random_faces(rng: np.random.Generator, top: int, body: np.ndarray) -> DieFac
 
 @dataclass
 class PlacedDie:
-    """A die in a scene: its index among the scene's solids and the value on its top face."""
+    """A die in a scene: its index among the scene's solids, the value on its top face and its
+    pips' radius (face coordinates)."""
 
     index: int
     value: int
+    pip_radius: float
 
 
 def render_table_dice(seed: int, idx: int, size: tuple[int, int] = (320, 240)) -> RenderedImage:
@@ -160,7 +169,7 @@ def render_table_dice(seed: int, idx: int, size: tuple[int, int] = (320, 240)) -
                 axes = turn_z(float(rng.uniform(0, 2 * np.pi)))
                 solids.append(Solid("die", "box", np.array([x, y, half]), axes, np.full(3, half), body, material,
                                     surface=faces.surface))
-                dice.append(PlacedDie(len(solids) - 1, value))
+                dice.append(PlacedDie(len(solids) - 1, value, faces.radius))
                 break
     for _ in range(int(rng.integers(0, 6))):
         kind = SPHERE if rng.random() < 0.3 else str(rng.choice(DECOYS))
@@ -177,17 +186,35 @@ def render_table_dice(seed: int, idx: int, size: tuple[int, int] = (320, 240)) -
     image = shade(rng, None, solids, origin, dirs, t, which, normal, spread).reshape(h, w, 3)
     if rng.random() < 0.5:
         image = lamp(image, rng)
+    length, sigma = 0, 0.0
     if rng.random() < 0.2:
-        image = effects.motion_blur(image, rng, 6)
-    image = effects.noise(effects.jpeg(effects.defocus(image, rng), rng), rng) if rng.random() < 0.85 else image
-    labels = top_face_labels(cam, solids, dice, which.reshape(h, w), normal.reshape(h, w, 3))
+        length = effects.motion_length(rng, 6)
+        image = effects.motion_blur(image, rng, 6, length)
+    if rng.random() < 0.85:
+        sigma = effects.defocus_sigma(rng)
+        image = effects.noise(effects.jpeg(effects.defocus(image, rng, sigma), rng), rng)
+    blur = float(np.sqrt(SAMPLING_BLUR ** 2 + sigma ** 2 + length ** 2 / 12))  # a line of n px has sd n / sqrt(12)
+    labels = top_face_labels(cam, solids, dice, which.reshape(h, w), normal.reshape(h, w, 3), blur)
     return RenderedImage(image, labels, "table_dice")
 
 
+def pips_resolved(radius: float, corners: np.ndarray, blur: float) -> bool:
+    """Whether a picture blurred by `blur` (Gaussian sd, px) still shows pips of `radius` (face
+    coordinates) on the top face projected to `corners` (4 x 2 px, in order): their radius across
+    the face's narrower extent is at least PIP_MIN_PX, and the blur leaves their centres at least
+    PIP_MIN_CONTRAST of their contrast (a disc of radius r keeps 1 - exp(-r^2 / 2 sd^2))."""
+    edges = np.roll(corners, -1, 0) - corners
+    area = abs(float(edges[0, 0] * edges[1, 1] - edges[0, 1] * edges[1, 0]))
+    narrow = area / max(float(np.linalg.norm(edges, axis=1).max()), 1e-9)  # the face's height across its longer edge
+    r_px = radius * narrow / 2
+    return bool(r_px >= PIP_MIN_PX and 1 - np.exp(-r_px ** 2 / (2 * blur ** 2)) >= PIP_MIN_CONTRAST)
+
+
 def top_face_labels(cam: Camera, solids: list[Solid], dice: list[PlacedDie], ids: np.ndarray,
-                    normals: np.ndarray) -> list[Label]:
+                    normals: np.ndarray, blur: float = SAMPLING_BLUR) -> list[Label]:
     """A label per die whose top face is in sight (at least MIN_TOP_SHARE of it, by the pixels
-    `ids` shows it at with an upward normal) and inside the picture: the projected face's box."""
+    `ids` shows it at with an upward normal) and inside the picture: the projected face's box,
+    and whether a picture blurred by `blur` resolves its pips (`pips_resolved`)."""
     out = []
     for d in dice:
         s = solids[d.index]
@@ -203,5 +230,6 @@ def top_face_labels(cam: Camera, solids: list[Solid], dice: list[PlacedDie], ids
         box = (float(x.min()) + 0.5, float(y.min()) + 0.5, float(x.max()) + 0.5, float(y.max()) + 0.5)
         if box[0] < 0 or box[1] < 0 or box[2] > cam.w or box[3] > cam.h:
             continue  # cut by the picture's edge: the reader needs the whole face
-        out.append(Label(CLASS_ID[f"die_{d.value}"], box))
+        out.append(Label(CLASS_ID[f"die_{d.value}"], box,
+                         pips_seen=pips_resolved(d.pip_radius, px[:, :2], blur)))
     return out

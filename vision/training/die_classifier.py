@@ -71,9 +71,23 @@ def _tensor(x: np.ndarray):
     return torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2))).float() / 255.0
 
 
+def soft_targets(y, classes: int, smoothing: float):
+    """Target distributions for classes `y` (a torch tensor): the class itself with label
+    smoothing; a negative class (`die_crops.UNREADABLE`, a die whose value the crop does not
+    show) as an even share over every class but 0 ("no die"), so that such a die is unsure."""
+    import torch
+
+    t = torch.full((len(y), classes), smoothing / classes)
+    known = y >= 0
+    t[known, y[known]] += 1 - smoothing
+    t[~known, 1:] += (1 - smoothing) / (classes - 1)
+    return t
+
+
 def train(x: np.ndarray, y: np.ndarray, epochs: int = 12, batch: int = 128, lr: float = 3e-3,
           seed: int = 0, threads: int = 1, log=print, init=None, smoothing: float = 0.05, width: int = 1):
-    """Train on uint8 BGR crops x (N x S x S x 3) and classes y; returns the torch model: `init`,
+    """Train on uint8 BGR crops x (N x S x S x 3) and classes y (negative: a die of unreadable
+    value, `soft_targets`; train accuracy counts the others); returns the torch model: `init`,
     or a new build_model of `width` drawn from `seed`. `smoothing`: label smoothing; the right
     class's target is 1 - smoothing + smoothing / classes, and the surest answers end near it
     (0.967 for three classes at 0.05)."""
@@ -96,14 +110,14 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int = 12, batch: int = 128, lr: 
             idx = order[i:i + batch]
             xb, yb = augment(xt[idx].clone(), gen), yt[idx]
             out = model(xb)
-            loss = F.cross_entropy(out, yb, label_smoothing=smoothing)
+            loss = F.cross_entropy(out, soft_targets(yb, out.shape[1], smoothing))
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
             total += float(loss.detach()) * len(idx)
             right += int((out.argmax(1) == yb).sum())
-            seen += len(idx)
+            seen += int((yb >= 0).sum())
         log(f"epoch {ep + 1}/{epochs}: loss {total / seen:.4f}, train acc {right / seen:.4f}, "
             f"{time.time() - t0:.0f} s")
     return model.eval()
@@ -178,12 +192,17 @@ def main() -> None:
     ap.add_argument("--init", type=Path, help="start from these weights (a run's weights.pt)")
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--width", type=int, default=1, help="every layer this many times as wide (cost: its square)")
+    ap.add_argument("--drop-unreadable", action="store_true",
+                    help="leave out the crops of dice whose value the picture does not show (class < 0)")
     a = ap.parse_args()
     x, y = load_crops(a.data)
+    if a.drop_unreadable:
+        x, y = x[y >= 0], y[y >= 0]
     run = RUNS / a.name
     run.mkdir(parents=True, exist_ok=True)
     with run_log(run) as log:
-        log(f"{len(y)} crops from {[str(p) for p in a.data]}; per class {np.bincount(y, minlength=7).tolist()}")
+        log(f"{len(y)} crops from {[str(p) for p in a.data]}; per class {np.bincount(y[y >= 0], minlength=7).tolist()}, "
+            f"unreadable dice {int((y < 0).sum())}")
         init = None
         if a.init:
             init = build_model(width=a.width)
@@ -192,7 +211,7 @@ def main() -> None:
         model = train(x, y, a.epochs, lr=a.lr, seed=a.seed, threads=a.threads, log=log, init=init, width=a.width)
     print(save_run(model, run, {"data": [str(p) for p in a.data], "epochs": a.epochs, "seed": a.seed,
                                 "crops": int(len(y)), "lr": a.lr, "init": str(a.init) if a.init else None,
-                                "width": a.width},
+                                "width": a.width, "drop_unreadable": a.drop_unreadable},
                    "die_values.onnx", a.output))
 
 

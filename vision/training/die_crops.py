@@ -35,6 +35,9 @@ from vision.training import real_dice
 from vision.training.dataset import is_varied
 
 KINDS = ("dice", "dice", "dice", "mixed", "quarx")  # renders drawn per cycle: mostly dice
+# The class of a die whose value the picture does not show (pips too small or blurred): a die,
+# any value alike; `die_classifier` teaches it as an even share over 1-6, so such a die is unsure.
+UNREADABLE = -1
 
 
 def _off_die(rng: np.random.Generator, box):
@@ -156,7 +159,9 @@ def synthetic_crops(seed: int, index: int, varied: float = 0.0,
 
 def table_dice_crops(seed: int, index: int) -> tuple[np.ndarray, np.ndarray]:
     """Crops and classes from one `vision.synth.table_dice` picture of `seed` (deterministic):
-    each labelled die twice, jittered; now and then a box slid off a die; two boxes on no die."""
+    each labelled die twice, jittered, as its value where the picture resolves its pips and as
+    UNREADABLE where it does not (more than half of them: small dice under the look's blur); now
+    and then a box slid off a die; two boxes on no die."""
     r = render_table_dice(seed, index)
     rng = np.random.default_rng([seed, index, 13])
     crops, ys = [], []
@@ -164,7 +169,7 @@ def table_dice_crops(seed: int, index: int) -> tuple[np.ndarray, np.ndarray]:
     for lb in r.labels:
         for _ in range(2):
             crops.append(square_crop(r.image, jitter_box(rng, lb.box)))
-            ys.append(die_value(CLASSES[lb.cls]))
+            ys.append(die_value(CLASSES[lb.cls]) if lb.pips_seen else UNREADABLE)
         off = _off_die_crops(rng, r.image, lb.box, taken)
         crops += off
         ys += [NO_DIE] * len(off)
@@ -284,7 +289,8 @@ def main() -> None:
         x, y = build_synthetic(a.seed, a.images, a.workers, a.varied, a.side_faces, a.whole_die, a.table_dice)
     a.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(a.out, x=x, y=y)
-    print(f"{len(y)} crops -> {a.out}; per class {np.bincount(y, minlength=7).tolist()}")
+    print(f"{len(y)} crops -> {a.out}; per class {np.bincount(y[y >= 0], minlength=7).tolist()}, "
+          f"unreadable dice {int((y == UNREADABLE).sum())}")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 Test beds: the real webcam photos (`datasets/real-dice-webcam`, any split), the hold-out render
 style (`vision.synth.holdout_dice`, never trained on) and, to choose a setting without looking at
 the hold-out, fresh renders of the training looks (`--renders`, seed 98: no training set uses
-it). A prediction is right when its box holds a labelled die's centre and the values agree (the
+it; `--table-dice`, seed 99: the ray-cast look's). A prediction is right when its box holds a labelled die's centre and the values agree (the
 real set's README rule), each label matched at most once. Reported: recall (dice found with the right value), precision (sure
 answers that are right), dice found at all, unsure answers, colour right, recall by die size.
 """
@@ -20,6 +20,7 @@ from vision.detector.classes import CLASSES, die_value
 from vision.detector.die_values import load_value_model
 from vision.synth import render_image
 from vision.synth.holdout_dice import render_holdout
+from vision.synth.table_dice import render_table_dice
 from vision.training import real_dice
 
 SIZE_BINS = (0, 20, 35, 60, 100, 10_000)  # die side in pixels
@@ -166,6 +167,18 @@ def eval_renders(seed: int, count: int, det, **kw) -> ReaderTally:
     return t
 
 
+def eval_table_dice(seed: int, count: int, det, **kw) -> ReaderTally:
+    """Ray-cast dice (`vision.synth.table_dice`, a training look since 2026-12-07) at 640x480,
+    every labelled die counted, whether its pips are resolved or not."""
+    t = ReaderTally()
+    for i in range(count):
+        r = render_table_dice(seed, i, size=(640, 480))
+        labels = [(lb.box, die_value(CLASSES[lb.cls]), None, max(lb.box[2] - lb.box[0], lb.box[3] - lb.box[1]))
+                  for lb in r.labels]
+        t.add(f"table_dice_{seed}_{i}", read_dice(r.image, det, **kw), labels)
+    return t
+
+
 def main() -> None:
     import argparse
 
@@ -178,6 +191,8 @@ def main() -> None:
     ap.add_argument("--holdout-count", type=int, default=200)
     ap.add_argument("--renders", type=int, default=0, help="also this many training-look renders")
     ap.add_argument("--renders-seed", type=int, default=98)
+    ap.add_argument("--table-dice", type=int, default=0, help="also this many ray-cast dice pictures")
+    ap.add_argument("--table-dice-seed", type=int, default=99)
     ap.add_argument("--value-source", default="reader")
     ap.add_argument("--no-slice", action="store_true")
     ap.add_argument("--conf", type=float, default=0.25, help="the detector's threshold for a box")
@@ -200,6 +215,8 @@ def main() -> None:
         keep("holdout", eval_holdout(a.holdout_seed, a.holdout_count, det, **kw))
     if a.renders:
         keep("renders", eval_renders(a.renders_seed, a.renders, det, **kw))
+    if a.table_dice:
+        keep("table_dice", eval_table_dice(a.table_dice_seed, a.table_dice, det, **kw))
     if a.out:
         a.out.write_text(json.dumps(res, indent=1))
 
