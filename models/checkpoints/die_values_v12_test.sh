@@ -22,4 +22,5 @@ $P -m vision.training.reader_eval --value-model runs/die_values_$T/die_values.on
    --out $E/v12_twin_valid.json > $E/v12_twin_valid.log 2>&1 &
 TABLESIGHT_VALUE_MODEL=$S $P -m vision.games.diceline.accuracy --ivory --seeds 0 4 > $E/v12_mats.log 2>&1
 wait
+$P -m vision.games.diceline.accuracy --ivory --seeds 0 4 > $E/v4_mats12.log 2>&1
 date
