@@ -105,7 +105,7 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int = 12, batch: int = 128, lr: 
     for ep in range(epochs):
         model.train()
         order = torch.randperm(len(y), generator=gen)
-        t0, total, right, seen = time.time(), 0.0, 0, 0
+        t0, total, right, seen = time.time(), 0.0, 0, 0  # seen: crops of a known class
         for i in range(0, len(y), batch):
             idx = order[i:i + batch]
             xb, yb = augment(xt[idx].clone(), gen), yt[idx]
@@ -118,7 +118,7 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int = 12, batch: int = 128, lr: 
             total += float(loss.detach()) * len(idx)
             right += int((out.argmax(1) == yb).sum())
             seen += int((yb >= 0).sum())
-        log(f"epoch {ep + 1}/{epochs}: loss {total / seen:.4f}, train acc {right / seen:.4f}, "
+        log(f"epoch {ep + 1}/{epochs}: loss {total / len(y):.4f}, train acc {right / max(seen, 1):.4f}, "
             f"{time.time() - t0:.0f} s")
     return model.eval()
 
