@@ -249,3 +249,20 @@ def test_the_tally_says_why_each_die_was_not_read_right():
         "unsure: the pip count agrees, the classifier not sure enough or the wider look disagrees": 1,
         "unsure: the pip counter found fewer pips": 1, "missed: no reading on the die": 1}
     assert t.as_dict()["recall"] == round(1 / 7, 4)
+
+
+def test_the_tally_counts_a_reading_on_an_unlabelled_die_neither_right_nor_wrong():
+    def reading(x: float, value) -> DieReading:
+        return DieReading(value, "red", (x, 0.0, x + 30, 30.0), 0.9, 0, value, value, 0.8)
+
+    labels = [((0.0, 0.0, 30.0, 30.0), 4, None, 30.0)]
+    ignore = [(40.0, 0.0, 70.0, 30.0)]  # a die cut by the picture's edge: no label
+    t = ReaderTally()
+    t.add("p", [reading(0, 4), reading(40, 2), reading(100, 3)], labels, ignore)
+    d = t.as_dict()
+    # the reading on the cut die is left out; the one on nothing at all is still a wrong answer
+    assert (d["answers"], d["wrong_sure_answers"], d["recall"]) == (2, 1, 1.0)
+    # a reading that holds a label's centre counts, even where an ignore box lies under it
+    t = ReaderTally()
+    t.add("p", [reading(0, 5)], labels, [(0.0, 0.0, 30.0, 30.0)])
+    assert t.as_dict()["wrong_sure_answers"] == 1

@@ -8,7 +8,7 @@ import pytest
 
 from vision.detector.classes import CLASSES, die_value
 from vision.synth.table_dice import (DieFaces, PlacedDie, pips_resolved, random_faces, render_table_dice,
-                                     top_face_labels)
+                                     top_face_label)
 from vision.synth.table_scenes import Camera, Solid, cast, turn_z
 
 
@@ -80,14 +80,14 @@ def test_a_top_face_label_boxes_the_pixels_of_that_face_and_a_hidden_face_none()
                 surface=faces.surface)
     t, which, normal = cast([die], np.broadcast_to(cam.eye, (120 * 160, 3)), cam.rays())
     ids, normals = which.reshape(120, 160), normal.reshape(120, 160, 3)
-    (label,) = top_face_labels(cam, [die], [PlacedDie(0, 4, faces.radius)], ids, normals)
+    label = top_face_label(cam, die, PlacedDie(0, 4, faces.radius), ids, normals)
     assert CLASSES[label.cls] == "die_4"
     ys, xs = np.nonzero((ids == 0) & (normals[..., 2] > 0.7))
     assert np.allclose(label.box, (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1), atol=1.5)
     # the same die with a box standing over it: its top face hidden, no label
     lid = Solid("box", "box", np.array([0.2, -0.1, 1.5]), np.eye(3), np.full(3, 0.6), np.ones(3) * 0.5, "matte")
     t, which, normal = cast([die, lid], np.broadcast_to(cam.eye, (120 * 160, 3)), cam.rays())
-    assert top_face_labels(cam, [die, lid], [PlacedDie(0, 4, faces.radius)], which.reshape(120, 160), normal.reshape(120, 160, 3)) == []
+    assert top_face_label(cam, die, PlacedDie(0, 4, faces.radius), which.reshape(120, 160), normal.reshape(120, 160, 3)) is None
 
 
 def test_pips_are_resolved_on_a_large_sharp_face_and_not_when_small_or_blurred():

@@ -194,8 +194,10 @@ def render_table_dice(seed: int, idx: int, size: tuple[int, int] = (320, 240)) -
         sigma = effects.defocus_sigma(rng)
         image = effects.noise(effects.jpeg(effects.defocus(image, rng, sigma), rng), rng)
     blur = float(np.sqrt(SAMPLING_BLUR ** 2 + sigma ** 2 + length ** 2 / 12))  # a line of n px has sd n / sqrt(12)
-    labels = top_face_labels(cam, solids, dice, which.reshape(h, w), normal.reshape(h, w, 3), blur)
-    return RenderedImage(image, labels, "table_dice")
+    ids, normals = which.reshape(h, w), normal.reshape(h, w, 3)
+    tops = [(d, top_face_label(cam, solids[d.index], d, ids, normals, blur)) for d in dice]
+    return RenderedImage(image, [lb for _, lb in tops if lb is not None], "table_dice",
+                         ignore=[pixel_box(ids == d.index) for d, lb in tops if lb is None and (ids == d.index).any()])
 
 
 def pips_resolved(radius: float, corners: np.ndarray, blur: float) -> bool:
@@ -210,26 +212,27 @@ def pips_resolved(radius: float, corners: np.ndarray, blur: float) -> bool:
     return bool(r_px >= PIP_MIN_PX and 1 - np.exp(-r_px ** 2 / (2 * blur ** 2)) >= PIP_MIN_CONTRAST)
 
 
-def top_face_labels(cam: Camera, solids: list[Solid], dice: list[PlacedDie], ids: np.ndarray,
-                    normals: np.ndarray, blur: float = SAMPLING_BLUR) -> list[Label]:
-    """A label per die whose top face is in sight (at least MIN_TOP_SHARE of it, by the pixels
+def top_face_label(cam: Camera, s: Solid, d: PlacedDie, ids: np.ndarray, normals: np.ndarray,
+                   blur: float = SAMPLING_BLUR) -> Label | None:
+    """The die's label if its top face is in sight (at least MIN_TOP_SHARE of it, by the pixels
     `ids` shows it at with an upward normal) and inside the picture: the projected face's box,
-    and whether a picture blurred by `blur` resolves its pips (`pips_resolved`)."""
-    out = []
-    for d in dice:
-        s = solids[d.index]
-        corners = np.array([s.centre + s.size[0] * (sx * s.axes[0] + sy * s.axes[1]) + s.size[2] * s.axes[2]
-                            for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
-        px = cam.project(corners)
-        x = px[:, 0]
-        y = px[:, 1]
-        area = 0.5 * abs(float(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))))
-        seen = int(((ids == d.index) & (normals[..., 2] > 0.7)).sum())
-        if area < MIN_TOP_PX or seen < MIN_TOP_SHARE * area:
-            continue
-        box = (float(x.min()) + 0.5, float(y.min()) + 0.5, float(x.max()) + 0.5, float(y.max()) + 0.5)
-        if box[0] < 0 or box[1] < 0 or box[2] > cam.w or box[3] > cam.h:
-            continue  # cut by the picture's edge: the reader needs the whole face
-        out.append(Label(CLASS_ID[f"die_{d.value}"], box,
-                         pips_seen=pips_resolved(d.pip_radius, px[:, :2], blur)))
-    return out
+    and whether a picture blurred by `blur` resolves its pips (`pips_resolved`); else None."""
+    corners = np.array([s.centre + s.size[0] * (sx * s.axes[0] + sy * s.axes[1]) + s.size[2] * s.axes[2]
+                        for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+    px = cam.project(corners)
+    x = px[:, 0]
+    y = px[:, 1]
+    area = 0.5 * abs(float(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))))
+    seen = int(((ids == d.index) & (normals[..., 2] > 0.7)).sum())
+    if area < MIN_TOP_PX or seen < MIN_TOP_SHARE * area:
+        return None
+    box = (float(x.min()) + 0.5, float(y.min()) + 0.5, float(x.max()) + 0.5, float(y.max()) + 0.5)
+    if box[0] < 0 or box[1] < 0 or box[2] > cam.w or box[3] > cam.h:
+        return None  # cut by the picture's edge: the reader needs the whole face
+    return Label(CLASS_ID[f"die_{d.value}"], box, pips_seen=pips_resolved(d.pip_radius, px[:, :2], blur))
+
+
+def pixel_box(mask: np.ndarray) -> tuple[float, float, float, float]:
+    """The box (x1, y1, x2, y2) around a mask's true pixels (there must be one)."""
+    ys, xs = np.nonzero(mask)
+    return float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)

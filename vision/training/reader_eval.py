@@ -55,8 +55,11 @@ class ReaderTally:
     per_value: dict = field(default_factory=lambda: defaultdict(int))  # labelled dice per value
     causes: dict = field(default_factory=lambda: defaultdict(int))  # why a die was not read right (`cause`)
 
-    def add(self, name: str, readings, labels: list[tuple[tuple, int, str | None, float]]) -> None:
-        """labels: (box, value, colour or None, side in px)."""
+    def add(self, name: str, readings, labels: list[tuple[tuple, int, str | None, float]],
+            ignore: list[tuple] = ()) -> None:
+        """labels: (box, value, colour or None, side in px); a reading whose box holds no label's
+        centre and whose centre lies in an `ignore` box (an object with no label) is not counted."""
+        readings = [r for r in readings if not _on_ignored(r.box, labels, ignore)]
         self.labels += len(labels)
         self.answers += len(readings)
         for _, value, _, _ in labels:
@@ -120,6 +123,17 @@ class ReaderTally:
                 "not_right_causes": dict(sorted(self.causes.items(), key=lambda kv: -kv[1]))}
 
 
+def _inside(point: tuple[float, float], box) -> bool:
+    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+
+
+def _on_ignored(box, labels, ignore) -> bool:
+    """Whether a reading's `box` holds no label's centre and its centre lies in an ignore box."""
+    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    return (any(_inside(centre, b) for b in ignore)
+            and not any(_inside(((lb[0] + lb[2]) / 2, (lb[1] + lb[3]) / 2), box) for lb, _, _, _ in labels))
+
+
 def cause(r, value: int) -> str:
     """Why a reading on a die of `value` is not that value, as far as the reading tells (its
     classifier's value and the pip count): the first of these that holds."""
@@ -169,13 +183,14 @@ def eval_renders(seed: int, count: int, det, **kw) -> ReaderTally:
 
 def eval_table_dice(seed: int, count: int, det, **kw) -> ReaderTally:
     """Ray-cast dice (`vision.synth.table_dice`, a training look since 2026-12-07) at 640x480,
-    every labelled die counted, whether its pips are resolved or not."""
+    every labelled die counted, whether its pips are resolved or not; a reading on a die with no
+    label (cut by the picture's edge or mostly hidden) counted neither way."""
     t = ReaderTally()
     for i in range(count):
         r = render_table_dice(seed, i, size=(640, 480))
         labels = [(lb.box, die_value(CLASSES[lb.cls]), None, max(lb.box[2] - lb.box[0], lb.box[3] - lb.box[1]))
                   for lb in r.labels]
-        t.add(f"table_dice_{seed}_{i}", read_dice(r.image, det, **kw), labels)
+        t.add(f"table_dice_{seed}_{i}", read_dice(r.image, det, **kw), labels, r.ignore)
     return t
 
 
