@@ -197,7 +197,7 @@ def render_table_dice(seed: int, idx: int, size: tuple[int, int] = (320, 240)) -
     ids, normals = which.reshape(h, w), normal.reshape(h, w, 3)
     tops = [(d, top_face_label(cam, solids[d.index], d, ids, normals, blur)) for d in dice]
     return RenderedImage(image, [lb for _, lb in tops if lb is not None], "table_dice",
-                         ignore=[pixel_box(ids == d.index) for d, lb in tops if lb is None and (ids == d.index).any()])
+                         ignore=[pixel_box(m) for d, lb in tops if lb is None and (m := ids == d.index).any()])
 
 
 def pips_resolved(radius: float, corners: np.ndarray, blur: float) -> bool:

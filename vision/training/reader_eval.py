@@ -18,6 +18,7 @@ from pathlib import Path
 from vision.detector import load_detector, read_dice, read_image
 from vision.detector.classes import CLASSES, die_value
 from vision.detector.die_values import load_value_model
+from vision.detector.geometry import holds_centre
 from vision.synth import render_image
 from vision.synth.holdout_dice import render_holdout
 from vision.synth.table_dice import render_table_dice
@@ -123,15 +124,9 @@ class ReaderTally:
                 "not_right_causes": dict(sorted(self.causes.items(), key=lambda kv: -kv[1]))}
 
 
-def _inside(point: tuple[float, float], box) -> bool:
-    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
-
-
 def _on_ignored(box, labels, ignore) -> bool:
     """Whether a reading's `box` holds no label's centre and its centre lies in an ignore box."""
-    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-    return (any(_inside(centre, b) for b in ignore)
-            and not any(_inside(((lb[0] + lb[2]) / 2, (lb[1] + lb[3]) / 2), box) for lb, _, _, _ in labels))
+    return any(holds_centre(b, box) for b in ignore) and not any(holds_centre(box, lb) for lb, _, _, _ in labels)
 
 
 def cause(r, value: int) -> str:
