@@ -266,3 +266,17 @@ def test_the_tally_counts_a_reading_on_an_unlabelled_die_neither_right_nor_wrong
     t = ReaderTally()
     t.add("p", [reading(0, 5)], labels, [(0.0, 0.0, 30.0, 30.0)])
     assert t.as_dict()["wrong_sure_answers"] == 1
+
+
+def test_the_tally_says_how_the_dice_whose_pips_no_one_could_read_were_answered():
+    def reading(x: float, value) -> DieReading:
+        return DieReading(value, "red", (x, 0.0, x + 30, 30.0), 0.9, 0, value, value, 0.8)
+
+    labels = [((x, 0.0, x + 30, 30.0), 3, None, 30.0) for x in range(0, 200, 40)]
+    t = ReaderTally()
+    # dice 1-4 are unreadable: one read right, one wrong, one unsure, one missed; die 0 read wrong
+    t.add("p", [reading(0, 5), reading(40, 3), reading(80, 6), reading(120, None)], labels,
+          unreadable=frozenset({1, 2, 3, 4}))
+    d = t.as_dict()
+    assert d["unreadable_dice"] == {"right": 1, "unsure": 1, "wrong": 1, "missed": 1}
+    assert (d["wrong_sure_answers"], d["recall"]) == (2, 0.2)  # the figures over every die are unchanged

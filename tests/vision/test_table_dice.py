@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 from vision.detector.classes import CLASSES, die_value
-from vision.synth.table_dice import (DieFaces, PlacedDie, pips_resolved, random_faces, render_table_dice,
-                                     top_face_label)
+from vision.synth.table_dice import DieFaces, PlacedDie, random_faces, render_table_dice, top_face_label
 from vision.synth.table_scenes import Camera, Solid, cast, turn_z
 
 
@@ -88,16 +87,6 @@ def test_a_top_face_label_boxes_the_pixels_of_that_face_and_a_hidden_face_none()
     lid = Solid("box", "box", np.array([0.2, -0.1, 1.5]), np.eye(3), np.full(3, 0.6), np.ones(3) * 0.5, "matte")
     t, which, normal = cast([die, lid], np.broadcast_to(cam.eye, (120 * 160, 3)), cam.rays())
     assert top_face_label(cam, die, PlacedDie(0, 4, faces.radius), which.reshape(120, 160), normal.reshape(120, 160, 3)) is None
-
-
-def test_pips_are_resolved_on_a_large_sharp_face_and_not_when_small_or_blurred():
-    square = np.array([[0, 0], [40, 0], [40, 40], [0, 40]], float)  # a face 40 px across
-    assert pips_resolved(0.2, square, 0.5)  # pips 4 px in radius, sharp
-    assert not pips_resolved(0.2, square, 6.0)  # a blur half again as wide as the pips
-    assert not pips_resolved(0.2, square / 8, 0.5)  # 5 px across: pips of half a pixel
-    # seen at a slant the face is narrow one way, and the pips are as narrow
-    slanted = np.array([[0, 0], [40, 0], [40, 6], [0, 6]], float)
-    assert pips_resolved(0.2, slanted, 0.5) is False
 
 
 def test_some_ray_cast_dice_are_too_small_or_blurred_for_their_pips_and_most_that_are_large_show_them():

@@ -19,6 +19,7 @@ import numpy as np
 
 from vision.detector.classes import CLASS_ID
 from vision.synth import effects
+from vision.synth.readability import SAMPLING_BLUR, picture_blur, pips_resolved
 from vision.synth.scene import Label, RenderedImage
 from vision.synth.table_scenes import DECOYS, SPHERE, Camera, Solid, cast, random_solid, shade, turn_z
 from vision.synth.variety import lamp
@@ -35,13 +36,6 @@ PIP_OFFSET = 0.5  # a corner pip's centre, in face coordinates
 MIN_TOP_SHARE = 0.6
 MIN_TOP_PX = 12  # ... and its top face covers at least this many pixels
 BODY_MATERIALS = ("matte", "glossy", "glass")
-# One ray a pixel: a sharp picture still spreads an edge over about a pixel (ASSUMPTION: sd 0.5 px).
-SAMPLING_BLUR = 0.5
-# Pips are read when their radius across the face's narrower extent is at least PIP_MIN_PX and
-# the blur leaves their centre at least PIP_MIN_CONTRAST of their contrast. ASSUMPTION: both
-# chosen by eye on the crops of 150 pictures (seed 23): below them most dice are blobs.
-PIP_MIN_PX = 0.75
-PIP_MIN_CONTRAST = 0.35
 
 
 @dataclass(frozen=True)
@@ -193,23 +187,11 @@ def render_table_dice(seed: int, idx: int, size: tuple[int, int] = (320, 240)) -
     if rng.random() < 0.85:
         sigma = effects.defocus_sigma(rng)
         image = effects.noise(effects.jpeg(effects.defocus(image, rng, sigma), rng), rng)
-    blur = float(np.sqrt(SAMPLING_BLUR ** 2 + sigma ** 2 + length ** 2 / 12))  # a line of n px has sd n / sqrt(12)
+    blur = picture_blur(sigma, length)
     ids, normals = which.reshape(h, w), normal.reshape(h, w, 3)
     tops = [(d, top_face_label(cam, solids[d.index], d, ids, normals, blur)) for d in dice]
     return RenderedImage(image, [lb for _, lb in tops if lb is not None], "table_dice",
                          ignore=[pixel_box(m) for d, lb in tops if lb is None and (m := ids == d.index).any()])
-
-
-def pips_resolved(radius: float, corners: np.ndarray, blur: float) -> bool:
-    """Whether a picture blurred by `blur` (Gaussian sd, px) still shows pips of `radius` (face
-    coordinates) on the top face projected to `corners` (4 x 2 px, in order): their radius across
-    the face's narrower extent is at least PIP_MIN_PX, and the blur leaves their centres at least
-    PIP_MIN_CONTRAST of their contrast (a disc of radius r keeps 1 - exp(-r^2 / 2 sd^2))."""
-    edges = np.roll(corners, -1, 0) - corners
-    area = abs(float(edges[0, 0] * edges[1, 1] - edges[0, 1] * edges[1, 0]))
-    narrow = area / max(float(np.linalg.norm(edges, axis=1).max()), 1e-9)  # the face's height across its longer edge
-    r_px = radius * narrow / 2
-    return bool(r_px >= PIP_MIN_PX and 1 - np.exp(-r_px ** 2 / (2 * blur ** 2)) >= PIP_MIN_CONTRAST)
 
 
 def top_face_label(cam: Camera, s: Solid, d: PlacedDie, ids: np.ndarray, normals: np.ndarray,
@@ -229,7 +211,8 @@ def top_face_label(cam: Camera, s: Solid, d: PlacedDie, ids: np.ndarray, normals
     box = (float(x.min()) + 0.5, float(y.min()) + 0.5, float(x.max()) + 0.5, float(y.max()) + 0.5)
     if box[0] < 0 or box[1] < 0 or box[2] > cam.w or box[3] > cam.h:
         return None  # cut by the picture's edge: the reader needs the whole face
-    return Label(CLASS_ID[f"die_{d.value}"], box, pips_seen=pips_resolved(d.pip_radius, px[:, :2], blur))
+    # face coordinates run -1..1: a radius of half as much as a share of the side
+    return Label(CLASS_ID[f"die_{d.value}"], box, pips_seen=pips_resolved(d.pip_radius / 2, px[:, :2], blur))
 
 
 def pixel_box(mask: np.ndarray) -> tuple[float, float, float, float]:

@@ -55,11 +55,16 @@ class ReaderTally:
     scored: list = field(default_factory=list)
     per_value: dict = field(default_factory=lambda: defaultdict(int))  # labelled dice per value
     causes: dict = field(default_factory=lambda: defaultdict(int))  # why a die was not read right (`cause`)
+    # Dice whose pips the picture does not resolve (`vision.synth.readability`), by outcome:
+    # "right", "unsure", "wrong" (a sure other value) or "missed". They count in every figure
+    # above too; this says how many of those figures such dice make.
+    unreadable: dict = field(default_factory=lambda: defaultdict(int))
 
     def add(self, name: str, readings, labels: list[tuple[tuple, int, str | None, float]],
-            ignore: list[tuple] = ()) -> None:
+            ignore: list[tuple] = (), unreadable: frozenset[int] = frozenset()) -> None:
         """labels: (box, value, colour or None, side in px); a reading whose box holds no label's
-        centre and whose centre lies in an `ignore` box (an object with no label) is not counted."""
+        centre and whose centre lies in an `ignore` box (an object with no label) is not counted;
+        `unreadable`: the indices of the labels whose pips the picture does not resolve."""
         readings = [r for r in readings if not _on_ignored(r.box, labels, ignore)]
         self.labels += len(labels)
         self.answers += len(readings)
@@ -98,10 +103,13 @@ class ReaderTally:
                 self.sure_right += 1
             elif r.value is not None:
                 self.mistakes.append((name, r.box, f"read {r.value}, is {value}", r.value))
+            if best in unreadable:
+                self.unreadable["right" if r.value == value else "unsure" if r.value is None else "wrong"] += 1
             if r.value != value:
                 self.causes[cause(r, value)] += 1
         if missed := used_any.count(False):
             self.causes["missed: no reading on the die"] += missed
+        self.unreadable["missed"] += sum(not used_any[i] for i in unreadable)
         self.found_any += sum(used_any)
         self.found_right += sum(used)
         for (lb, _, _, side), ok in zip(labels, used):
@@ -121,7 +129,8 @@ class ReaderTally:
                 "dice_by_size": {k: v[0] for k, v in sorted(self.by_size.items())},
                 "value_confusion": {str(k): dict(v) for k, v in sorted(self.value_confusion.items())},
                 "colour_confusion": {k: dict(v) for k, v in sorted(self.colour_confusion.items())},
-                "not_right_causes": dict(sorted(self.causes.items(), key=lambda kv: -kv[1]))}
+                "not_right_causes": dict(sorted(self.causes.items(), key=lambda kv: -kv[1])),
+                "unreadable_dice": {k: self.unreadable[k] for k in ("right", "unsure", "wrong", "missed")}}
 
 
 def _on_ignored(box, labels, ignore) -> bool:
@@ -165,14 +174,24 @@ def eval_holdout(seed: int, count: int, det, **kw) -> ReaderTally:
     return t
 
 
+def _labels(dice) -> list[tuple[tuple, int, None, float]]:
+    """A renderer's die labels as the tally takes them (values only: no colour is scored here)."""
+    return [(lb.box, die_value(CLASSES[lb.cls]), None, max(lb.box[2] - lb.box[0], lb.box[3] - lb.box[1]))
+            for lb in dice]
+
+
+def _unreadable(dice) -> frozenset[int]:
+    return frozenset(i for i, lb in enumerate(dice) if not lb.pips_seen)
+
+
 def eval_renders(seed: int, count: int, det, **kw) -> ReaderTally:
     """Dice scenes of the training renderer, all with the varied looks, at 640x480."""
     t = ReaderTally()
     for i in range(count):
         r = render_image(seed, i, width=640, height=480, kind="dice", varied=True)
-        labels = [(lb.box, v, None, max(lb.box[2] - lb.box[0], lb.box[3] - lb.box[1]))
-                  for lb in r.labels if (v := die_value(CLASSES[lb.cls])) is not None]
-        t.add(f"render_{seed}_{i}", read_dice(r.image, det, **kw), labels)
+        dice = [lb for lb in r.labels if die_value(CLASSES[lb.cls]) is not None]
+        t.add(f"render_{seed}_{i}", read_dice(r.image, det, **kw), _labels(dice),
+              unreadable=_unreadable(dice))
     return t
 
 
@@ -183,9 +202,8 @@ def eval_table_dice(seed: int, count: int, det, **kw) -> ReaderTally:
     t = ReaderTally()
     for i in range(count):
         r = render_table_dice(seed, i, size=(640, 480))
-        labels = [(lb.box, die_value(CLASSES[lb.cls]), None, max(lb.box[2] - lb.box[0], lb.box[3] - lb.box[1]))
-                  for lb in r.labels]
-        t.add(f"table_dice_{seed}_{i}", read_dice(r.image, det, **kw), labels, r.ignore)
+        t.add(f"table_dice_{seed}_{i}", read_dice(r.image, det, **kw), _labels(r.labels), r.ignore,
+              _unreadable(r.labels))
     return t
 
 
