@@ -3,7 +3,7 @@ import numpy as np
 
 from vision.detector.dice import read_dice
 from vision.detector.model import Detection
-from vision.detector.side_faces import is_side_face, side_faces
+from vision.detector.side_faces import is_side_face, side_faces, tilt_tan
 
 TOP = (100.0, 100.0, 140.0, 136.0)  # a top face 40 wide, 36 high
 
@@ -20,6 +20,23 @@ def test_a_die_in_the_row_below_is_not_a_side_face():
     assert not is_side_face((100.0, 136.0, 180.0, 160.0), TOP)   # twice as wide
     assert not is_side_face((100.0, 136.0, 140.0, 172.0), TOP)   # as tall as the face
     assert not is_side_face((100.0, 64.0, 140.0, 100.0), TOP)    # above it
+
+
+def test_seen_from_far_over_a_side_face_is_taller_than_its_top_face():
+    flat_top = (100.0, 100.0, 140.0, 120.0)  # 40 wide, 20 high: a camera tilted 60 degrees
+    assert abs(tilt_tan(flat_top) - np.tan(np.radians(60))) < 1e-6
+    tall_side = (101.0, 118.0, 139.0, 150.0)  # 1.6 faces tall, as tan 60 degrees makes it
+    assert is_side_face(tall_side, flat_top)
+    # straight down (a square box) no side face shows: a box that tall is a die of its own
+    assert tilt_tan(TOP) < 0.5 and not is_side_face((101.0, 134.0, 139.0, 192.0), TOP)
+    # and a die in the row below starts tan(tilt) of a face further down, outside the gap
+    assert not is_side_face((100.0, 154.0, 140.0, 174.0), flat_top)
+
+
+def test_only_a_sure_reading_is_taken_for_the_top_face_above_a_side():
+    boxes = [TOP, (101.0, 135.0, 139.0, 158.0)]
+    assert side_faces(boxes, [True, True]) == {1}
+    assert side_faces(boxes, [False, True]) == set()  # an unsure box above (printed letters) is no face
 
 
 def test_side_faces_names_only_the_lower_box():

@@ -60,7 +60,7 @@ def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float =
     names, its detection threshold and its value rule replace the general ones, with its
     colour gate a box of none of the set's colours is dropped, and with its taught detector
     score (on the detector it was taught on) boxes are added where the shipped one found none.
-    A box on the side face right under another die's top face is dropped (`side_faces`), boxes
+    A box on the side face right under another die's top face (read sure) is dropped (`side_faces`), boxes
     on one die give one answer (`one_per_die`), and a die whose wider look reads another value is
     unsure (`wide_disagrees`: a box on part of a die). At the reader's own threshold (READ_CONF)
     the classifier reads boxes down to WEAK_CONF as well, each kept only where the classifier and
@@ -106,7 +106,7 @@ def read_found(frame: np.ndarray, dets: list[Detection], value_source: ValueSour
     if weak_below is not None:
         readings = [r for r in readings if r.confidence >= weak_below
                     or (model is not None and weak_box_holds(r.value, r.pip_value, r.crop_prob))]
-    sides = side_faces([r.box for r in readings])
+    sides = side_faces([r.box for r in readings], [r.value is not None for r in readings])
     return one_per_die([r for i, r in enumerate(readings) if i not in sides])
 
 
