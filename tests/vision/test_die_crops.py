@@ -44,20 +44,6 @@ def test_whole_die_crops_add_one_crop_per_tilted_die_with_its_top_value():
     assert added > 0
 
 
-def test_unreadable_first_renderer_dice_keep_their_crops_and_change_only_their_class():
-    marked = 0
-    for i in range(0, 60, 3):
-        r = render_image(15, i, kind=KINDS[i % len(KINDS)], varied=is_varied(i, 1.0))
-        unseen = sum(2 for lb in r.labels if die_value(CLASSES[lb.cls]) is not None and not lb.pips_seen)
-        x0, y0 = synthetic_crops(15, i, 1.0)
-        x1, y1 = synthetic_crops(15, i, 1.0, unreadable=True)
-        assert np.array_equal(x0, x1)
-        changed = y0 != y1
-        assert changed.sum() == unseen and (y1[changed] == UNREADABLE).all() and (y0[changed] >= 1).all()
-        marked += unseen
-    assert marked > 0
-
-
 def test_the_whole_box_holds_the_top_face_and_every_side_face():
     class Lb:
         box, sides = (10, 10, 30, 30), ((8, 28, 30, 40), (28, 12, 36, 32))

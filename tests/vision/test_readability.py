@@ -1,11 +1,9 @@
-"""The renderers' readability mark (vision.synth.readability): a die too small or blurred for its
-pips is marked unreadable, in the ray-cast look and in the first renderer alike."""
+"""The ray-cast look's readability mark (vision.synth.readability): a die too small or blurred for
+its pips is marked unreadable."""
 from __future__ import annotations
 
 import numpy as np
 
-from vision.detector.classes import CLASSES, die_value
-from vision.synth import render_image
 from vision.synth.readability import SAMPLING_BLUR, picture_blur, pips_resolved
 
 
@@ -24,21 +22,3 @@ def test_a_pictures_blur_adds_up_its_causes_as_variances():
     assert np.isclose(picture_blur(1.2), np.hypot(SAMPLING_BLUR, 1.2))
     # a smear along 6 px is as wide as a Gaussian of sd 6 / sqrt(12)
     assert np.isclose(picture_blur(0.0, 6.0), np.hypot(SAMPLING_BLUR, 6 / np.sqrt(12)))
-
-
-def test_the_first_renderer_marks_small_blurred_dice_unreadable_and_large_sharp_ones_readable():
-    small_unseen = small = large_seen = large = 0
-    for i in range(60):
-        for lb in render_image(3, i, kind="dice", varied=True).labels:
-            if die_value(CLASSES[lb.cls]) is None:
-                assert lb.pips_seen  # an Ubongo die has no pips to resolve
-                continue
-            side = max(lb.box[2] - lb.box[0], lb.box[3] - lb.box[1])
-            if side < 16:
-                small += 1
-                small_unseen += not lb.pips_seen
-            elif side >= 50:
-                large += 1
-                large_seen += lb.pips_seen
-    assert small and large
-    assert small_unseen >= 0.3 * small and large_seen == large

@@ -11,7 +11,6 @@ from vision.synth import cards, clutter, effects, textures, variety
 from vision.synth.cube import CubePose, draw_cube, draw_pips, outline, side_values, visible_faces
 from vision.synth.palette import (DIE_BODIES, DIE_BODY_WEIGHTS, PIP_BLACK, PIP_GOLD, PIP_RED,
                                   PIP_WHITE, SHAPE_COLOURS)
-from vision.synth.readability import picture_blur, pips_resolved
 from vision.yolo_labels import yolo_line
 
 SS = 2  # supersampling factor: draw at 2x, then area-downscale for natural anti-aliasing
@@ -63,7 +62,6 @@ class _Pending:
     color: str | None = None
     count: int | None = None
     sides: tuple[np.ndarray, ...] = ()
-    pip_r: float | None = None  # a pip die's pip radius as a share of its side
 
 
 def _pick_body(rng: np.random.Generator, only: str | None = None) -> tuple[str, np.ndarray]:
@@ -191,7 +189,7 @@ def add_die(sc: _Scene, side: float, kind: str = "pip", body_name: str | None = 
     top = draw_cube(sc.canvas, pose, body, sc.light, sc.ambient, decorate, alpha, marble, rng)
     cls = CLASS_ID[f"die_{value}"] if kind == "pip" else CLASS_ID["ubongo_die"]
     sides = tuple(f.polygon() for f in visible_faces(pose, sc.light) if not f.is_top)
-    p = _Pending(cls, top, name if kind == "pip" else None, sides=sides, pip_r=pip_r if kind == "pip" else None)
+    p = _Pending(cls, top, name if kind == "pip" else None, sides=sides)
     sc.pending.append(p)
     return p
 
@@ -319,15 +317,11 @@ def render_image(seed: int, index: int, width: int = 320, height: int = 240,
     img = effects.light(sc.canvas, rng)
     if varied and rng.random() < 0.6:
         img = variety.lamp(img, rng)
-    length, sigma = 0, 0.0
     if rng.random() < (0.4 if real_like else 0.2):
-        length = effects.motion_length(rng, 18)
-        img = effects.motion_blur(img, rng, 18, length)
+        img = effects.motion_blur(img, rng, 18)
     if rng.random() < 0.25:
-        sigma = effects.defocus_sigma(rng)
-        img = effects.defocus(img, rng, sigma)
+        img = effects.defocus(img, rng)
     img = cv2.resize(img, (width, height), interpolation=cv2.INTER_AREA)
-    blur = picture_blur(sigma / SS, length / SS)  # both drawn on the supersampled canvas
     if rng.random() < 0.6:
         img = effects.noise(img, rng)
     if rng.random() < 0.7:
@@ -343,6 +337,5 @@ def render_image(seed: int, index: int, width: int = 320, height: int = 240,
             continue
         sides = tuple((float(q[:, 0].min() / SS), float(q[:, 1].min() / SS), float(q[:, 0].max() / SS),
                        float(q[:, 1].max() / SS)) for q in p.sides)
-        seen = p.pip_r is None or pips_resolved(p.pip_r, p.poly / SS, blur)
-        out.labels.append(Label(p.cls, (float(cx1), float(cy1), float(cx2), float(cy2)), p.color, p.count, sides, seen))
+        out.labels.append(Label(p.cls, (float(cx1), float(cy1), float(cx2), float(cy2)), p.color, p.count, sides))
     return out

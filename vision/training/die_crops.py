@@ -116,14 +116,12 @@ def whole_box(lb: Label) -> tuple[float, float, float, float]:
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
-def synthetic_crops(seed: int, index: int, varied: float = 0.0, side_faces: bool = False,
-                    whole_die: bool = False, unreadable: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def synthetic_crops(seed: int, index: int, varied: float = 0.0,
+                    side_faces: bool = False, whole_die: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Crops and classes from one render of `seed` (deterministic); `varied` as in
     `vision.training.dataset.is_varied`. side_faces adds "no die" crops on side faces seen
     nearly square, whole_die a crop of each tilted die framed whole; each is drawn from its own
-    random stream so that the other crops stay the same. `unreadable` classes a die whose pips
-    the render does not resolve (`Label.pips_seen`) as UNREADABLE instead of its value; the
-    crops are the same either way."""
+    random stream so that the other crops stay the same."""
     kind = KINDS[index % len(KINDS)]
     r = render_image(seed, index, kind=kind, varied=is_varied(index, varied))
     rng = np.random.default_rng([seed, index, 7])
@@ -134,7 +132,7 @@ def synthetic_crops(seed: int, index: int, varied: float = 0.0, side_faces: bool
         if v is not None:
             for _ in range(2):
                 crops.append(square_crop(r.image, jitter_box(rng, lb.box)))
-                ys.append(UNREADABLE if unreadable and not lb.pips_seen else v)
+                ys.append(v)
             off = _off_die_crops(rng, r.image, lb.box, taken)
             crops += off
             ys += [NO_DIE] * len(off)
@@ -154,7 +152,7 @@ def synthetic_crops(seed: int, index: int, varied: float = 0.0, side_faces: bool
             v = die_value(CLASSES[lb.cls])
             if v is not None and lb.sides:
                 crops.append(square_crop(r.image, jitter_box(whole_rng, whole_box(lb), shift=0.04, lo=0.95, hi=1.1)))
-                ys.append(UNREADABLE if unreadable and not lb.pips_seen else v)
+                ys.append(v)
     free = _free_crops(rng, r.image, taken, 2 if kind == "dice" else 1)
     return _arrays(crops + free, ys + [NO_DIE] * len(free))
 
@@ -204,21 +202,20 @@ def mined_negatives(detectors: list[Detector], seed: int, images: int, varied: f
     return _arrays(crops, [NO_DIE] * len(crops))
 
 
-def _job(args: tuple[int, int, int, float, bool, bool, bool, bool]) -> tuple[np.ndarray, np.ndarray]:
-    seed, start, stop, varied, side_faces, whole_die, table_dice, unreadable = args
-    parts = [table_dice_crops(seed, i) if table_dice else
-             synthetic_crops(seed, i, varied, side_faces, whole_die, unreadable) for i in range(start, stop)]
+def _job(args: tuple[int, int, int, float, bool, bool, bool]) -> tuple[np.ndarray, np.ndarray]:
+    seed, start, stop, varied, side_faces, whole_die, table_dice = args
+    parts = [table_dice_crops(seed, i) if table_dice else synthetic_crops(seed, i, varied, side_faces, whole_die)
+             for i in range(start, stop)]
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
 def build_synthetic(seed: int, images: int, workers: int = 1, varied: float = 0.0,
                     side_faces: bool = False, whole_die: bool = False,
-                    table_dice: bool = False, unreadable: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                    table_dice: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Crops from `images` renders of `seed`, a share `varied` of them with the varied looks
-    (side_faces, whole_die, unreadable: see synthetic_crops), or with `table_dice` from as many
-    ray-cast pictures."""
+    (side_faces: see synthetic_crops), or with `table_dice` from as many ray-cast pictures."""
     step = 100
-    jobs = [(seed, s, min(s + step, images), varied, side_faces, whole_die, table_dice, unreadable)
+    jobs = [(seed, s, min(s + step, images), varied, side_faces, whole_die, table_dice)
             for s in range(0, images, step)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as ex:
@@ -273,8 +270,6 @@ def main() -> None:
     ap.add_argument("--varied", type=float, default=0.0, help="share of renders with the varied looks")
     ap.add_argument("--side-faces", action="store_true", help="add 'no die' crops on side faces seen nearly square")
     ap.add_argument("--whole-die", action="store_true", help="add a crop of each tilted die framed whole (top and sides)")
-    ap.add_argument("--unreadable", action="store_true",
-                    help="class the first renderer's dice whose pips the render does not resolve as unreadable")
     ap.add_argument("--table-dice", action="store_true",
                     help="crops of vision.synth.table_dice's ray-cast dice instead of the first renderer's")
     ap.add_argument("--mine", nargs="+", type=Path, metavar="DETECTOR",
@@ -291,8 +286,7 @@ def main() -> None:
             nx, ny = real_negatives(real_dice.REAL_DICE_DIR, a.real, load_detector())
             x, y = np.concatenate([x, nx]), np.concatenate([y, ny])
     else:
-        x, y = build_synthetic(a.seed, a.images, a.workers, a.varied, a.side_faces, a.whole_die, a.table_dice,
-                               a.unreadable)
+        x, y = build_synthetic(a.seed, a.images, a.workers, a.varied, a.side_faces, a.whole_die, a.table_dice)
     a.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(a.out, x=x, y=y)
     print(f"{len(y)} crops -> {a.out}; per class {np.bincount(y[y >= 0], minlength=7).tolist()}, "

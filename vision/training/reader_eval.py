@@ -190,8 +190,7 @@ def eval_renders(seed: int, count: int, det, **kw) -> ReaderTally:
     for i in range(count):
         r = render_image(seed, i, width=640, height=480, kind="dice", varied=True)
         dice = [lb for lb in r.labels if die_value(CLASSES[lb.cls]) is not None]
-        t.add(f"render_{seed}_{i}", read_dice(r.image, det, **kw), _labels(dice),
-              unreadable=_unreadable(dice))
+        t.add(f"render_{seed}_{i}", read_dice(r.image, det, **kw), _labels(dice))
     return t
 
 
