@@ -14,7 +14,7 @@ The bounds were chosen on the real *train* split with the synthetic-only classif
 
 **A camera tilted further (2026-12-07, stop 47).** Seen more than 45 degrees from straight
 down, a side face is *taller* than the top face above it, and "lower than it" let those through:
-on 400 training-look renders (seed 96, tilts up to 60 degrees) the bounds above caught 4 of the
+on 400 training-look renders (seed 96, tilts up to 60 degrees) the bounds above caught 5 of the
 23 boxes on side faces. The top face says how far the camera is tilted: a square face seen at a
 tilt t from above, turned any way about the vertical, has a box whose height is cos t of its
 width, and the side face under it is tan t as tall as the face (a die in the row below, as tall
@@ -22,8 +22,8 @@ as the face, starts tan t of a face further down, outside GAP until the camera l
 straight down, where tan t is small). So a box may be as tall as TALL * tan t of the face's box
 when that is more than LOWER. Only a box read with a value (a sure reading) counts as a top face:
 a box on printed letters right above a die, read unsure, had made that die its side face. Both
-chosen on seed 96's renders and the real train split (13 side faces caught there instead of 4,
-no die read right dropped, the train split as before); decided on the choosing beds
+chosen on seed 96's renders and the real train split (12 of 23 side faces caught there instead of
+5, no die read right dropped instead of one; the train split as before); decided on the choosing beds
 (models/checkpoints/side_faces_tilt_choice.md).
 """
 from __future__ import annotations
