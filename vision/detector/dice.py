@@ -60,11 +60,11 @@ def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float =
     names, its detection threshold and its value rule replace the general ones, with its
     colour gate a box of none of the set's colours is dropped, and with its taught detector
     score (on the detector it was taught on) boxes are added where the shipped one found none.
-    A box on the side face right under another die's top face (read sure) is dropped (`side_faces`), boxes
-    on one die give one answer (`one_per_die`), and a die whose wider look reads another value is
-    unsure (`wide_disagrees`: a box on part of a die). At the reader's own threshold (READ_CONF)
-    the classifier reads boxes down to WEAK_CONF as well, each kept only where the classifier and
-    the pip counter both give its value surely (`weak_box_holds`).
+    A box on the side face right under another die's top face (read sure) is dropped
+    (`side_faces`), boxes on one die give one answer (`one_per_die`), and a die whose wider look
+    reads another value is unsure (`wide_disagrees`: a box on part of a die). At the reader's own
+    threshold (READ_CONF) the classifier reads boxes down to WEAK_CONF as well, each kept only
+    where the classifier and the pip counter both give its value surely (`weak_box_holds`).
     """
     if value_source not in VALUE_SOURCES:
         raise ValueError(f"value_source must be one of {VALUE_SOURCES}")

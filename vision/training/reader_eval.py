@@ -78,9 +78,9 @@ class ReaderTally:
             best = -1
             best_d = 1e18
             for i, (lb, _, _, _) in enumerate(labels):
-                cx, cy = (lb[0] + lb[2]) / 2, (lb[1] + lb[3]) / 2
-                if used_any[i] or not (r.box[0] <= cx <= r.box[2] and r.box[1] <= cy <= r.box[3]):
+                if used_any[i] or not holds_centre(r.box, lb):
                     continue
+                cx, cy = (lb[0] + lb[2]) / 2, (lb[1] + lb[3]) / 2
                 d = ((r.box[0] + r.box[2]) / 2 - cx) ** 2 + ((r.box[1] + r.box[3]) / 2 - cy) ** 2
                 if d < best_d:
                     best, best_d = i, d
@@ -181,6 +181,7 @@ def _labels(dice) -> list[tuple[tuple, int, None, float]]:
 
 
 def _unreadable(dice) -> frozenset[int]:
+    """The indices of the labels whose pips the picture does not resolve (`Label.pips_seen`)."""
     return frozenset(i for i, lb in enumerate(dice) if not lb.pips_seen)
 
 
