@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from vision.detector.geometry import PAD_VALUE, Letterbox, letterbox, nms
+from vision.detector.geometry import PAD_VALUE, Letterbox, letterbox, nms, pixel_box
 
 
 def test_letterbox_landscape_pads_top_and_bottom():
@@ -51,3 +51,12 @@ def test_nms_threshold_edge_and_empty():
     assert nms(boxes, scores, 0.34).tolist() == [0, 1]
     assert nms(boxes, scores, 0.33).tolist() == [0]
     assert nms(np.zeros((0, 4), np.float32), np.zeros(0, np.float32)).tolist() == []
+
+
+def test_pixel_box_takes_the_far_edge_of_the_last_pixel_and_none_for_an_empty_mask():
+    mask = np.zeros((10, 12), bool)
+    assert pixel_box(mask) is None
+    mask[3, 5] = True
+    assert pixel_box(mask) == (5.0, 3.0, 6.0, 4.0)
+    mask[7, 2] = True
+    assert pixel_box(mask) == (2.0, 3.0, 6.0, 8.0)

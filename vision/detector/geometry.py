@@ -33,6 +33,15 @@ def holds_centre(box, other) -> bool:
     return bool(box[0] <= cx <= box[2] and box[1] <= cy <= box[3])
 
 
+def pixel_box(mask: np.ndarray) -> tuple[float, float, float, float] | None:
+    """The xyxy box round a mask's true pixels, its right and bottom edges those of the last pixel
+    (a one-pixel mask is a 1 x 1 box); None for a mask with none."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return None
+    return float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)
+
+
 def centre_in_either(a, b) -> bool:
     """True when one box holds the other's centre: two boxes on one thing (a die and a part of it)."""
     return holds_centre(a, b) or holds_centre(b, a)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from vision.detector.classes import CLASS_ID
+from vision.detector.geometry import pixel_box
 from vision.synth import effects
 from vision.synth.readability import SAMPLING_BLUR, picture_blur, pips_resolved
 from vision.synth.scene import Label, RenderedImage
@@ -191,7 +192,7 @@ def render_table_dice(seed: int, idx: int, size: tuple[int, int] = (320, 240)) -
     ids, normals = which.reshape(h, w), normal.reshape(h, w, 3)
     tops = [(d, top_face_label(cam, solids[d.index], d, ids, normals, blur)) for d in dice]
     return RenderedImage(image, [lb for _, lb in tops if lb is not None], "table_dice",
-                         ignore=[pixel_box(m) for d, lb in tops if lb is None and (m := ids == d.index).any()])
+                         ignore=[b for d, lb in tops if lb is None and (b := pixel_box(ids == d.index))])
 
 
 def top_face_label(cam: Camera, s: Solid, d: PlacedDie, ids: np.ndarray, normals: np.ndarray,
@@ -213,9 +214,3 @@ def top_face_label(cam: Camera, s: Solid, d: PlacedDie, ids: np.ndarray, normals
         return None  # cut by the picture's edge: the reader needs the whole face
     # face coordinates run -1..1: a radius of half as much as a share of the side
     return Label(CLASS_ID[f"die_{d.value}"], box, pips_seen=pips_resolved(d.pip_radius / 2, px[:, :2], blur))
-
-
-def pixel_box(mask: np.ndarray) -> tuple[float, float, float, float]:
-    """The box (x1, y1, x2, y2) around a mask's true pixels (there must be one)."""
-    ys, xs = np.nonzero(mask)
-    return float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)

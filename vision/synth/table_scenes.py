@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from vision.detector.geometry import pixel_box
 from vision.synth import effects
 from vision.synth.clutter import blank_square, cable, laptop, note, pen, usb_stick
 from vision.synth.textures import background
@@ -83,10 +84,11 @@ class TableScene:
         for i, s in enumerate(self.solids):
             if s.kind != SPHERE:
                 continue
-            ys, xs = np.nonzero(self.ids == i)
-            if len(xs) < MIN_VISIBLE_PX or len(xs) < MIN_VISIBLE_SHARE * self.full_px[i]:
+            mask = self.ids == i
+            seen = int(np.count_nonzero(mask))
+            if seen < MIN_VISIBLE_PX or seen < MIN_VISIBLE_SHARE * self.full_px[i]:
                 continue
-            out.append((float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)))
+            out.append(pixel_box(mask))
         return out
 
 

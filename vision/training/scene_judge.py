@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.detector.die_crop import jitter_box
-from vision.detector.geometry import iou_one_to_many
+from vision.detector.geometry import iou_one_to_many, pixel_box
 from vision.games.quarx.photo import MIN_SCENE_SPHERES
 from vision.games.quarx.scene_judge import JUDGE_SIZE, NOT_SPHERE, PART, SPHERE, SceneJudge, judge_crop
 from vision.games.quarx.scene_spheres import MAYBE, SURE, JudgeCuts, SceneSpheres, judged_verdicts
@@ -63,9 +63,8 @@ def _mask_boxes(masks: Iterable[np.ndarray], least: int = 1) -> dict[int, tuple[
     """(x1, y1, x2, y2) in pixels of each mask showing at least `least` pixels, by its index."""
     out = {}
     for i, mask in enumerate(masks):
-        ys, xs = np.nonzero(mask)
-        if len(xs) >= least:
-            out[i] = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+        if np.count_nonzero(mask) >= least:
+            out[i] = pixel_box(mask)
     return out
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.detector.geometry import pixel_box
 from vision.synth.quarx_shapes import CARD_H, CARD_W, SPHERE, PlacedShape
 from vision.training.sphere_classifier import training_card
 from vision.yolo_labels import yolo_line
@@ -36,8 +37,7 @@ def sphere_boxes(shapes: list[PlacedShape]) -> list[tuple[float, float, float, f
     for s in shapes:
         if s.kind != SPHERE or int(s.mask.sum()) < MIN_VISIBLE:
             continue
-        ys, xs = np.nonzero(s.mask)
-        out.append((float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)))
+        out.append(pixel_box(s.mask))
     return out
 
 
