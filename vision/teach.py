@@ -314,7 +314,8 @@ def read_seen(s: Seen, probs: np.ndarray, wide: np.ndarray | None, conf: float, 
     kept = [i for i in boxed if prof.admits(s.colours[i])]
     let_in = {s.match[i] for i in kept}
     score.gated += len({s.match[i] for i in boxed if s.match[i] >= 0 and s.match[i] not in let_in})
-    sides = side_faces([s.boxes[i] for i in kept], [value[i] is not None for i in kept])
+    sides = side_faces([s.boxes[i] for i in kept], [value[i] is not None for i in kept],
+                       [float(s.scores[i]) for i in kept])
     kept = [i for k, i in enumerate(kept) if k not in sides]
     values = [value[i] for i in kept]
     for group in same_die_groups([s.boxes[i] for i in kept], [float(s.scores[i]) for i in kept]):

@@ -3,7 +3,7 @@ import numpy as np
 
 from vision.detector.dice import read_dice
 from vision.detector.model import Detection
-from vision.detector.side_faces import is_side_face, side_faces, tilt_tan
+from vision.detector.side_faces import is_side_face, is_turned_side_face, side_faces, tilt_tan
 
 TOP = (100.0, 100.0, 140.0, 136.0)  # a top face 40 wide, 36 high
 
@@ -37,6 +37,24 @@ def test_only_a_sure_reading_is_taken_for_the_top_face_above_a_side():
     boxes = [TOP, (101.0, 135.0, 139.0, 158.0)]
     assert side_faces(boxes, [True, True]) == {1}
     assert side_faces(boxes, [False, True]) == set()  # an unsure box above (printed letters) is no face
+
+
+def test_a_turned_dies_side_faces_are_narrower_boxes_under_its_lower_edges():
+    turned = (100.0, 100.0, 156.0, 140.0)  # a face turned 45 degrees, tilted 45: 56 wide, 40 high
+    left, right = (100.0, 112.0, 129.0, 168.0), (127.0, 112.0, 156.0, 168.0)
+    assert all(is_turned_side_face(b, turned) and not is_side_face(b, turned) for b in (left, right))
+    assert side_faces([turned, left, right], [True, True, True], [0.9, 0.6, 0.6]) == {1, 2}
+    # a die below it starts under the face's bottom and hangs a whole face further down
+    assert not is_turned_side_face((105.0, 150.0, 150.0, 205.0), turned)
+    # a box reaching past the face's width, or starting in its upper part, is no side face
+    assert not is_turned_side_face((90.0, 112.0, 129.0, 168.0), turned)
+    assert not is_turned_side_face((100.0, 102.0, 129.0, 168.0), turned)
+
+
+def test_an_unsure_box_above_counts_as_a_top_face_when_the_detector_scored_it_as_high():
+    boxes = [TOP, (101.0, 135.0, 139.0, 158.0)]
+    assert side_faces(boxes, [False, True], [0.8, 0.5]) == {1}
+    assert side_faces(boxes, [False, True], [0.3, 0.5]) == set()  # letters scored under the die below
 
 
 def test_side_faces_names_only_the_lower_box():

@@ -106,7 +106,8 @@ def read_found(frame: np.ndarray, dets: list[Detection], value_source: ValueSour
     if weak_below is not None:
         readings = [r for r in readings if r.confidence >= weak_below
                     or (model is not None and weak_box_holds(r.value, r.pip_value, r.crop_prob))]
-    sides = side_faces([r.box for r in readings], [r.value is not None for r in readings])
+    sides = side_faces([r.box for r in readings], [r.value is not None for r in readings],
+                       [r.confidence for r in readings])
     return one_per_die([r for i, r in enumerate(readings) if i not in sides])
 
 

@@ -39,6 +39,10 @@ WIDTH = (0.7, 1.3)      # width against the upper face's
 LOWER = 0.95            # height below this share of the upper face's ...
 TALL = 1.5              # ... or of TALL * tan(tilt), the tilt read from the upper face's box
 MIN_ASPECT = 0.2        # a face box flatter than this is read as this (a tilt of 78 degrees)
+# A turned die's side face: within the top face box's width (this share of it spare on each side),
+# its top edge in the box's lower part (below this share of its height) or just under it (GAP).
+SPARE = 0.1
+TOP_FROM = 0.25
 
 
 def tilt_tan(upper: Box) -> float:
@@ -60,8 +64,29 @@ def is_side_face(box: Box, upper: Box) -> bool:
             and h / hu < max(LOWER, TALL * tilt_tan(upper)))
 
 
-def side_faces(boxes: Sequence[Box], sure: Sequence[bool] | None = None) -> set[int]:
-    """Indices of the boxes that are the side face under another box's top face; with `sure`
-    (per box: read with a value), only a sure box counts as a top face."""
-    tops = [j for j in range(len(boxes)) if sure is None or sure[j]]
-    return {i for i, b in enumerate(boxes) if any(j != i and is_side_face(b, boxes[j]) for j in tops)}
+def is_turned_side_face(box: Box, upper: Box) -> bool:
+    """True when `box` looks like one of the two side faces under a die turned about the vertical,
+    whose top face `upper` boxes: each hangs under one of the face's lower edges, so it lies within
+    the face box's width, starts in its lower part and hangs below its bottom by at most the
+    height a side face has at this tilt (`is_side_face`'s bound)."""
+    wu, hu = upper[2] - upper[0], upper[3] - upper[1]
+    if wu <= 0 or hu <= 0:
+        return False
+    inside = box[0] >= upper[0] - SPARE * wu and box[2] <= upper[2] + SPARE * wu
+    starts = upper[1] + TOP_FROM * hu <= box[1] <= upper[3] + GAP[1] * hu
+    drop = (box[3] - upper[3]) / hu
+    return inside and starts and 0 < drop < max(LOWER, TALL * tilt_tan(upper))
+
+
+def side_faces(boxes: Sequence[Box], sure: Sequence[bool] | None = None,
+               scores: Sequence[float] | None = None) -> set[int]:
+    """Indices of the boxes that are a side face under another box's top face (`is_side_face`,
+    `is_turned_side_face`). With `sure` (per box: read with a value), a box counts as a top face
+    when read sure, or, with `scores` (the detector's), when scored at least as high as the box
+    under it."""
+    def top(j: int, i: int) -> bool:
+        return sure is None or sure[j] or (scores is not None and scores[j] >= scores[i])
+
+    return {i for i, b in enumerate(boxes)
+            if any(j != i and top(j, i) and (is_side_face(b, u) or is_turned_side_face(b, u))
+                   for j, u in enumerate(boxes))}
