@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from vision.detector.classes import DIE_CLASSES
@@ -64,6 +65,8 @@ RULE_CHOICES = (SHIPPED_RULE, ValueRule(more=None), STRICT_RULE, *(ValueRule(Fal
                 *(ValueRule(True, t, t, m) for t in CERTAINTIES if t < OVERRIDE for m in (OVERRIDE, None)))
 WRONG_COST = 5  # right answers a wrong one costs when choosing: unsure beats a guess
 MIN_PER_VALUE = 2  # labelled dice of each value 1..6 before the value layer is refitted
+JITTERS = 5  # jittered boxes per taught die beside its own box
+RELIGHT = True  # each jittered view also blurred and lit as another photo of the table might be
 COLOUR_WORD = re.compile(r"^[a-z][a-z-]{0,19}$")
 Progress = Callable[[float, str], None]
 
@@ -220,9 +223,9 @@ def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.G
     found = {j: boxes[i] for i, j in enumerate(match) if j >= 0}
     for j, lb in enumerate(photo.dice):
         base = found.get(j, lb.box)
-        for k in range(2):
-            box = base if k == 0 else jitter_box(rng, base)
-            crops.append(square_crop(frame, box))
+        for k in range(1 + JITTERS):
+            crop = square_crop(frame, base if k == 0 else jitter_box(rng, base))
+            crops.append(relit(rng, crop) if k and RELIGHT else crop)
             ys.append(lb.value)
         # The reader's wider look at the die must read the same value: taught on the user's dice,
         # it sees their neighbours and cloth, and a veto it casts is then about the box, not the look.
@@ -237,6 +240,13 @@ def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.G
     seen.train_logits, seen.train_x = symmetric_means(logits), symmetric_means(x)
     seen.train_y = np.array(ys, np.int64)
     return seen
+
+
+def relit(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
+    """The crop blurred (sigma 0-1.2 px) and its brightness scaled (0.75-1.25)."""
+    sigma = rng.uniform(0.0, 1.2)
+    out = cv2.GaussianBlur(crop, (0, 0), sigma) if sigma > 0.2 else crop
+    return np.clip(out.astype(np.float32) * rng.uniform(0.75, 1.25), 0, 255).astype(np.uint8)
 
 
 def with_taught_boxes(photo: Photo, seen: Seen, detector: Detector, head: ScoreHead, model: DieValueModel) -> Seen:
