@@ -1,5 +1,5 @@
 """Sphere classifier v11 (rule: sphere_shapes_v11_choice.md beside this file): v10's weights taught
-longer at the cuts (18, 30, 45, 65). Run from the repository root: python models/checkpoints/sphere_shapes_v11_run.py
+3 more epochs at the cuts (18, 30, 45, 65). Run from the repository root: python models/checkpoints/sphere_shapes_v11_run.py
 (the crops of two seeds are cut in two processes; the export is then named with its cuts)."""
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -28,8 +28,8 @@ if __name__ == "__main__":
         init = die_classifier.build_model(3, 3, 2)
         init.load_state_dict(torch.load("models/checkpoints/sphere_shapes_v10.pt"))
         log("starting from models/checkpoints/sphere_shapes_v10.pt")
-        model = die_classifier.train(x, y, 6, lr=1e-3, seed=0, threads=1, log=log, init=init)
-    print(die_classifier.save_run(model, run, {"cards": 8000, "seeds": [7, 8], "epochs": 6, "crops": int(len(y)),
+        model = die_classifier.train(x, y, 3, lr=1e-3, seed=0, threads=2, log=log, init=init)
+    print(die_classifier.save_run(model, run, {"cards": 8000, "seeds": [7, 8], "epochs": 3, "crops": int(len(y)),
                                                "cuts": CUTS, "lr": 1e-3, "labels": "count", "width": 2,
                                                "init": "models/checkpoints/sphere_shapes_v10.pt"}, "sphere_shapes.onnx", None,
                                   metadata=cuts_metadata(CUTS)))
