@@ -9,11 +9,11 @@ import pytest
 from vision.detector.pips import PipCount
 from vision.detector.profile import DiceProfile, ProfileError, lab, load_profile
 from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, STRICT_RULE, ValueRule, decide
-from vision.detector.die_crop import wide_crop
+from vision.detector.die_crop import square_crop, wide_crop
 from vision.detector.die_values import load_value_model, softmax
 from vision.detector.taught_boxes import TeachingAnchors
-from vision.teach import (DEFAULT_CONF, Photo, Score, Seen, TaughtDie, TeachError, fit_head, learn, learned_words,
-                          parse_label_line, read_folder, read_seen, see)
+from vision.teach import (DEFAULT_CONF, JITTERS, Photo, Score, Seen, TaughtDie, TeachError, fit_head, learn,
+                          learned_words, parse_label_line, read_folder, read_seen, relit, see)
 
 
 def test_label_line_in_pixels_with_an_optional_colour():
@@ -90,6 +90,30 @@ def test_the_layer_is_taught_the_readers_wider_look_at_each_die():
     assert len(taught_wide) == 1  # once as it is, then turned and mirrored (the other 7 views)
     assert sum(np.array_equal(c, np.rot90(wide, 2)) for c in crops) == 1
     assert len(seen.train_x) == len(values)  # taught on their mean, as a taught layer reads
+
+
+def test_each_taught_die_is_seen_in_its_own_box_and_jittered_relit_views():
+    """A layer fitted on each die's own box alone learned those few crops, not the set (the
+    charcoal set's twos read as ones on other photos): each die is also taught in JITTERS boxes
+    off-centre and off-size, blurred and lit as other photos might show it."""
+    frame = np.random.default_rng(2).integers(0, 255, (200, 240, 3), dtype=np.uint8)
+    die = TaughtDie((80.0, 70.0, 130.0, 120.0), 3, None)
+    model = _RecordingModel()
+    seen = see(Photo("p.png", frame, [die]), _NoBoxes(), model, np.random.default_rng(0))
+    (crops, _), values = model.calls[-1], seen.train_y
+    assert JITTERS >= 1 and values.tolist() == [3] * (1 + JITTERS + 1)  # its box, the jittered views, the wider look
+    own = square_crop(frame, die.box)
+    assert sum(np.array_equal(c, own) for c in crops) == 1
+    assert len({c.tobytes() for c in crops}) == len(crops)  # every view differs
+
+
+def test_relit_blurs_and_scales_the_light_within_bounds_and_is_seeded():
+    grey = np.full((32, 32, 3), 100, np.uint8)
+    outs = [relit(np.random.default_rng(k), grey) for k in range(20)]
+    assert all(o.shape == grey.shape and o.dtype == np.uint8 for o in outs)
+    assert all(75 <= int(o[16, 16, 0]) <= 125 for o in outs)
+    assert len({int(o[16, 16, 0]) for o in outs}) > 5
+    assert np.array_equal(relit(np.random.default_rng(3), grey), relit(np.random.default_rng(3), grey))
 
 
 def test_profile_round_trip_and_refusals(tmp_path):
