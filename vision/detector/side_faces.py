@@ -25,6 +25,14 @@ a box on printed letters right above a die, read unsure, had made that die its s
 chosen on seed 96's renders and the real train split (12 of 23 side faces caught there instead of
 5, no die read right dropped instead of one; the train split as before); decided on the choosing beds
 (models/checkpoints/side_faces_tilt_choice.md).
+
+**A die turned about the vertical (2026-12-07, stop 48).** Such a die shows two side faces, each
+under one of its top face's lower edges: boxes narrower than the face (0.3-0.7 of its width), off
+its centre, starting inside its box. `is_turned_side_face` takes them; and a box also counts as a
+top face when the detector scored it at least as high as the box under it. Fitted on seed 96's
+renders (stop 47), decided by a rule with a price on wrong answers (right - 5 x wrong) on renders
+of seed 97 (680 / 25 -> 679 / 20 right / wrong) and the real train split (945 / 1 both)
+(models/checkpoints/side_faces_turned_priced_choice.md).
 """
 from __future__ import annotations
 
