@@ -60,6 +60,12 @@ def tilt_tan(upper: Box) -> float:
     return math.sqrt(1 - a * a) / a
 
 
+def side_height(upper: Box) -> float:
+    """The most a side face under the top face boxed by `upper` may measure down the picture, in
+    that box's heights: LOWER, or TALL * tan(tilt) where the camera is tilted further."""
+    return max(LOWER, TALL * tilt_tan(upper))
+
+
 def is_side_face(box: Box, upper: Box) -> bool:
     """True when `box` looks like the side face under the top face boxed by `upper`."""
     wu, hu = upper[2] - upper[0], upper[3] - upper[1]
@@ -69,21 +75,21 @@ def is_side_face(box: Box, upper: Box) -> bool:
     off = abs((box[0] + box[2]) - (upper[0] + upper[2])) / 2 / wu
     gap = (box[1] - upper[3]) / hu
     return (off < CENTRE_OFF and GAP[0] < gap < GAP[1] and WIDTH[0] < w / wu < WIDTH[1]
-            and h / hu < max(LOWER, TALL * tilt_tan(upper)))
+            and h / hu < side_height(upper))
 
 
 def is_turned_side_face(box: Box, upper: Box) -> bool:
     """True when `box` looks like one of the two side faces under a die turned about the vertical,
     whose top face `upper` boxes: each hangs under one of the face's lower edges, so it lies within
     the face box's width, starts in its lower part and hangs below its bottom by at most the
-    height a side face has at this tilt (`is_side_face`'s bound)."""
+    height a side face has at this tilt (`side_height`)."""
     wu, hu = upper[2] - upper[0], upper[3] - upper[1]
     if wu <= 0 or hu <= 0:
         return False
     inside = box[0] >= upper[0] - SPARE * wu and box[2] <= upper[2] + SPARE * wu
     starts = upper[1] + TOP_FROM * hu <= box[1] <= upper[3] + GAP[1] * hu
     drop = (box[3] - upper[3]) / hu
-    return inside and starts and 0 < drop < max(LOWER, TALL * tilt_tan(upper))
+    return inside and starts and 0 < drop < side_height(upper)
 
 
 def side_faces(boxes: Sequence[Box], sure: Sequence[bool] | None = None,
