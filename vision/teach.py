@@ -65,8 +65,7 @@ RULE_CHOICES = (SHIPPED_RULE, ValueRule(more=None), STRICT_RULE, *(ValueRule(Fal
                 *(ValueRule(True, t, t, m) for t in CERTAINTIES if t < OVERRIDE for m in (OVERRIDE, None)))
 WRONG_COST = 5  # right answers a wrong one costs when choosing: unsure beats a guess
 MIN_PER_VALUE = 2  # labelled dice of each value 1..6 before the value layer is refitted
-JITTERS = 5  # jittered boxes per taught die beside its own box
-RELIGHT = True  # each jittered view also blurred and lit as another photo of the table might be
+JITTERS = 5  # jittered boxes per taught die beside its own box, each blurred and lit anew (`relit`)
 COLOUR_WORD = re.compile(r"^[a-z][a-z-]{0,19}$")
 Progress = Callable[[float, str], None]
 
@@ -225,7 +224,7 @@ def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.G
         base = found.get(j, lb.box)
         for k in range(1 + JITTERS):
             crop = square_crop(frame, base if k == 0 else jitter_box(rng, base))
-            crops.append(relit(rng, crop) if k and RELIGHT else crop)
+            crops.append(relit(rng, crop) if k else crop)
             ys.append(lb.value)
         # The reader's wider look at the die must read the same value: taught on the user's dice,
         # it sees their neighbours and cloth, and a veto it casts is then about the box, not the look.
