@@ -32,8 +32,8 @@ import cv2
 import numpy as np
 
 from vision.detector.classes import DIE_CLASSES
-from vision.detector.color import face_colour, face_tones, white_balance_gains
-from vision.detector.die_crop import box_crop, jitter_box, square_crop, wide_crop
+from vision.detector.color import face_colour, white_balance_gains
+from vision.detector.die_crop import jitter_box, square_crop, wide_crop
 from vision.detector.die_values import DieValueModel, softmax, symmetric_means, symmetries
 from vision.detector.geometry import centre_in_either
 from vision.detector.image_io import read_image
@@ -47,7 +47,6 @@ from vision.detector.taught_boxes import (LOW_CONF, ScoreHead, TeachingAnchors, 
                                           shipped_and_anchors)
 from vision.detector.value_rule import (OVERRIDE, READ_CONF, SHIPPED_RULE, STRICT_RULE, WEAK_CONF, ValueRule, decide,
                                        is_die, weak_box_holds)
-from vision.synth.twins import twins_of
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 MAX_PHOTOS = 100
@@ -67,7 +66,6 @@ RULE_CHOICES = (SHIPPED_RULE, ValueRule(more=None), STRICT_RULE, *(ValueRule(Fal
 WRONG_COST = 5  # right answers a wrong one costs when choosing: unsure beats a guess
 MIN_PER_VALUE = 2  # labelled dice of each value 1..6 before the value layer is refitted
 JITTERS = 5  # jittered boxes per taught die beside its own box, each blurred and lit anew (`relit`)
-TWINS = 6  # rendered twins per taught die: every value once, smaller and tilted (`twin_crops`)
 COLOUR_WORD = re.compile(r"^[a-z][a-z-]{0,19}$")
 Progress = Callable[[float, str], None]
 
@@ -204,11 +202,7 @@ def seen_boxes(frame: np.ndarray, boxes: list, scores: np.ndarray, labels: list[
                 sym_features=sym_feats[:n], sym_wide_features=sym_feats[n:])
 
 
-def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.Generator,
-        twin_rng: np.random.Generator | None = None) -> Seen:
-    """The photo read as the reader reads it, with its teaching crops: each labelled die in its
-    box, jittered and relit views and its wider look, boxes on no die, and (twin_rng given) the
-    die's rendered twins, drawn from their own generator so that they move no other crop."""
+def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.Generator) -> Seen:
     frame = photo.frame
     taught_anchors = None
     if detector.has_features:
@@ -240,28 +234,11 @@ def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.G
         if j < 0 and not _touches_die(boxes[i], photo.dice):
             crops.append(square_crop(frame, boxes[i]))
             ys.append(0)
-    for crop, value in [] if twin_rng is None else twin_crops(twin_rng, frame, photo.dice):
-        crops.append(crop)
-        ys.append(value)
     logits, x = model.outputs([v for c in crops for v in symmetries(c)])
     seen.layer_x, seen.layer_logits = x, logits
     seen.train_logits, seen.train_x = symmetric_means(logits), symmetric_means(x)
     seen.train_y = np.array(ys, np.int64)
     return seen
-
-
-def twin_crops(rng: np.random.Generator, frame: np.ndarray, dice: list[TaughtDie]) -> list[tuple[np.ndarray, int]]:
-    """TWINS crops per labelled die of its rendered twins (`vision.synth.twins`), each framed by
-    a jittered box as the detector frames a die, with their values."""
-    avoid = [d.box for d in dice]
-    out = []
-    for d in dice:
-        tones = face_tones(box_crop(frame, d.box))
-        if tones is None:
-            continue
-        for t in twins_of(rng, frame, d.box, *tones, avoid, TWINS):
-            out.append((square_crop(t.image, jitter_box(rng, t.box)), t.value))
-    return out
 
 
 def relit(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
@@ -401,11 +378,11 @@ def teach(photos: list[Photo], detector: Detector, model: DieValueModel, progres
     t0 = time.perf_counter()
     if len(photos) < 2:
         raise TeachError("teaching needs at least 2 photos (each is scored on a model fitted to the others)")
-    rng, twin_rng = np.random.default_rng(seed), np.random.default_rng([seed, 1])
+    rng = np.random.default_rng(seed)
     seen = []
     for k, ph in enumerate(photos):
         say(0.6 * k / len(photos), f"reading photo {k + 1}/{len(photos)}: {ph.name}")
-        seen.append(see(ph, detector, model, rng, twin_rng if TWINS else None))
+        seen.append(see(ph, detector, model, rng))
 
     def taught_view(k: int, head: ScoreHead) -> Seen:
         return with_taught_boxes(photos[k], seen[k], detector, head, model)

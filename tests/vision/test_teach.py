@@ -12,7 +12,7 @@ from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, STRICT_RULE, Valu
 from vision.detector.die_crop import square_crop, wide_crop
 from vision.detector.die_values import load_value_model, softmax
 from vision.detector.taught_boxes import TeachingAnchors
-from vision.teach import (DEFAULT_CONF, JITTERS, TWINS, Photo, Score, Seen, TaughtDie, TeachError, fit_head, learn,
+from vision.teach import (DEFAULT_CONF, JITTERS, Photo, Score, Seen, TaughtDie, TeachError, fit_head, learn,
                           learned_words, parse_label_line, read_folder, read_seen, relit, see)
 
 
@@ -105,22 +105,6 @@ def test_each_taught_die_is_seen_in_its_own_box_and_jittered_relit_views():
     own = square_crop(frame, die.box)
     assert sum(np.array_equal(c, own) for c in crops) == 1
     assert len({c.tobytes() for c in crops}) == len(crops)  # every view differs
-
-
-def test_each_taught_die_also_teaches_its_rendered_twins_of_every_value_and_moves_no_other_crop():
-    """The few photographed dice show few values, sizes and tilts: TWINS drawings of each die in
-    its own colours (vision.synth.twins) teach the rest, from a generator of their own."""
-    frame = np.full((200, 240, 3), (40, 140, 40), np.uint8)
-    die = TaughtDie((80.0, 70.0, 130.0, 120.0), 3, None)
-    frame[70:120, 80:130] = (170, 120, 140)
-    plain, twinned = _RecordingModel(), _RecordingModel()
-    a = see(Photo("p.png", frame, [die]), _NoBoxes(), plain, np.random.default_rng(0))
-    b = see(Photo("p.png", frame, [die]), _NoBoxes(), twinned, np.random.default_rng(0), np.random.default_rng(1))
-    own = 1 + JITTERS + 1
-    assert TWINS >= 6 and a.train_y.tolist() == [3] * own
-    assert b.train_y[:own].tolist() == [3] * own and sorted(b.train_y[own:].tolist()) == sorted(list(range(1, 7)) * (TWINS // 6))
-    before, after = plain.calls[-1][0], twinned.calls[-1][0]
-    assert all(np.array_equal(x, y) for x, y in zip(before, after[:len(before)]))  # the photo's own crops unchanged
 
 
 def test_relit_blurs_and_scales_the_light_within_bounds_and_is_seeded():

@@ -31,28 +31,6 @@ def body_pixels(crop: np.ndarray) -> np.ndarray:
     return px[spread <= np.percentile(spread, 60)]
 
 
-PIP_SHARE = 0.08  # of a face's inner pixels: the farthest from its body colour are its pips
-
-
-def face_tones(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """(body, pips) BGR colours of a die's top face cut out of a photo: the body the median of its
-    majority tone (`body_pixels`), the pips the mean of the inner pixels farthest from it in Lab
-    (PIP_SHARE of them; a one shows the least pip, about a twentieth of the face). None for a
-    crop too small to tell."""
-    h, w = crop.shape[:2]
-    if h < 4 or w < 4:
-        return None
-    body = np.median(body_pixels(crop), 0)
-    inner = crop[int(h * 0.15):max(int(h * 0.85), int(h * 0.15) + 1), int(w * 0.15):max(int(w * 0.85), int(w * 0.15) + 1)]
-    px = inner.reshape(-1, 3)
-    lab = cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-    ref = cv2.cvtColor(np.clip(body, 0, 255).astype(np.uint8).reshape(1, 1, 3), cv2.COLOR_BGR2LAB).reshape(3)
-    far = np.linalg.norm(lab - ref.astype(np.float32), axis=1)
-    n = max(1, int(round(len(far) * PIP_SHARE)))
-    pips = px[np.argsort(far)[-n:]].astype(np.float32).mean(0)
-    return body.astype(np.float32), pips
-
-
 def name_color(bgr: np.ndarray) -> str:
     """Colour name of one BGR colour (float, 0..255)."""
     pix = np.clip(bgr, 0, 255).astype(np.uint8).reshape(1, 1, 3)
