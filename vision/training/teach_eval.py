@@ -52,9 +52,10 @@ def _line(box, value: int, w: int, h: int, colour: str | None = None) -> str:
     return yolo_line(value, box, w, h) + (f" {colour}" if colour else "")
 
 
-def real_case(k: int, det, model, root: Path = real_dice.REAL_DICE_DIR, pick: str = "first") -> dict:
+def real_case(k: int, det, model, root: Path = real_dice.REAL_DICE_DIR, pick: str = "first",
+              teach_seed: int = 0) -> dict:
     """pick "first": the first k photos by name; "most": the k holding the most dice (a user
-    teaching rolls many dice at once; ties by name)."""
+    teaching rolls many dice at once; ties by name). teach_seed: teaching's own (its jittered views)."""
     names = real_dice.split_names(root, "valid")
     if pick == "most":
         counts = {n: len(real_dice.read_labels(root, n, 1, 1)) for n in names}
@@ -69,7 +70,7 @@ def real_case(k: int, det, model, root: Path = real_dice.REAL_DICE_DIR, pick: st
             _write(Path(tmp), Path(n).stem, frame,
                    [_line(lb.box, lb.value, w, h) for lb in real_dice.read_labels(root, n, w, h)])
         t0 = time.perf_counter()
-        prof = teach(read_folder(Path(tmp)), det, model)
+        prof = teach(read_folder(Path(tmp)), det, model, seed=teach_seed)
         secs = time.perf_counter() - t0
     out = {"teach_photos": k, "pick": pick, "test_photos": len(test_names), "seconds": round(secs, 1),
            "report": prof.report}
@@ -85,7 +86,7 @@ def real_case(k: int, det, model, root: Path = real_dice.REAL_DICE_DIR, pick: st
 
 
 def synthetic_case(k: int, det, model, count: int = 200, style: Style = NEW_SET, seed: int = 31,
-                   dice: int | None = None) -> dict:
+                   dice: int | None = None, teach_seed: int = 0) -> dict:
     """dice: each teaching photo a roll of that many dice (as many as fit; images from ROLLS_FROM
     on, never among the test images) instead of the test images' 1 to 8."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -95,9 +96,10 @@ def synthetic_case(k: int, det, model, count: int = 200, style: Style = NEW_SET,
             h, w = r.image.shape[:2]
             _write(Path(tmp), f"photo{i}", r.image, [_line(d.box, d.value, w, h, d.color) for d in r.dice])
         t0 = time.perf_counter()
-        prof = teach(read_folder(Path(tmp)), det, model)
+        prof = teach(read_folder(Path(tmp)), det, model, seed=teach_seed)
         secs = time.perf_counter() - t0
-    out = {"teach_photos": k, "test_images": count, "style": style.__dict__, "seconds": round(secs, 1),
+    out = {"teach_photos": k, "test_images": count, "teach_seed": teach_seed, "style": style.__dict__,
+           "seconds": round(secs, 1),
            "dice_per_teaching_photo": dice or "1-8", "report": prof.report}
     for label, p in (("before", None), ("after", prof)):
         t = ReaderTally()
@@ -139,6 +141,8 @@ def main() -> None:
     ap.add_argument("--photos", type=int, nargs="+", default=[5, 10])
     ap.add_argument("--count", type=int, default=200, help="synthetic test images")
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--seed", type=int, default=0,
+                    help="teaching's own seed (its jittered views); the profiles a user gets use 0")
     ap.add_argument("--rules-only", action="store_true",
                     help="only the shipped-rule check on the real train split, merged into --out")
     ap.add_argument("--rolls-only", action="store_true",
@@ -158,17 +162,17 @@ def main() -> None:
     for k in [] if a.rolls_only else a.photos:
         for pick in ("first", "most"):
             key = f"real_{k}" + ("" if pick == "first" else "_most_dice")
-            res[key] = real_case(k, det, model, pick=pick)
+            res[key] = real_case(k, det, model, pick=pick, teach_seed=a.seed)
             print(json.dumps({key: res[key]}), flush=True)
-        res[f"synthetic_{k}"] = synthetic_case(k, det, model, a.count)
+        res[f"synthetic_{k}"] = synthetic_case(k, det, model, a.count, teach_seed=a.seed)
         print(json.dumps({f"synthetic_{k}": res[f"synthetic_{k}"]}), flush=True)
     k = min(a.photos)
     for name, (style, seed) in [] if a.rolls_only else MORE_SETS.items():
-        res[f"{name}_{k}"] = synthetic_case(k, det, model, a.count, style, seed)
+        res[f"{name}_{k}"] = synthetic_case(k, det, model, a.count, style, seed, teach_seed=a.seed)
         print(json.dumps({f"{name}_{k}": res[f"{name}_{k}"]}), flush=True)
     for name, (style, seed) in {"synthetic": (NEW_SET, 31), **MORE_SETS}.items():
         key = f"{name}_{k}_rolls_of_{ROLL}"
-        res[key] = synthetic_case(k, det, model, a.count, style, seed, dice=ROLL)
+        res[key] = synthetic_case(k, det, model, a.count, style, seed, dice=ROLL, teach_seed=a.seed)
         print(json.dumps({key: res[key]}), flush=True)
     if not a.rolls_only:
         res["shipped_rule_on_train_split"] = shipped_rule_check(det)
