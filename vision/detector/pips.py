@@ -43,11 +43,6 @@ MAX_MERGED = 0.12
 # instead: a wrong answer more on the train split).
 SIDE_ASPECT = 1.2
 ROUND_ENOUGH = 1.5
-# A one's pip is in the middle of its face on every die; a two's or a three's corner pips lie about
-# 0.35 of the face's side from it. A lone pip counted farther than LONE_OFF from the middle of the
-# box is what is left of a face whose other pips were lost (small pips in the light), so the counter
-# cannot tell (`models/checkpoints/pips_lone_pip_choice.md`: it had confirmed twos read as ones).
-LONE_OFF = 0.2
 
 
 def read_pips(crop: np.ndarray) -> PipCount:
@@ -66,7 +61,6 @@ def read_pips(crop: np.ndarray) -> PipCount:
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     areas = []
     aspects = []
-    centres = []
     set_aside = []  # pip-sized blobs on the face that were not counted
     merged = False
     for i in range(1, n):
@@ -86,7 +80,6 @@ def read_pips(crop: np.ndarray) -> PipCount:
             set_aside.append(area)
             continue
         areas.append(area)
-        centres.append((cx, cy))
         aspects.append(_aspect(labels[y:y + bh, x:x + bw] == i, w / side, h / side))
     if not areas:
         return PipCount(None)
@@ -96,10 +89,6 @@ def read_pips(crop: np.ndarray) -> PipCount:
     counted = [r for a, r in zip(areas, aspects) if a >= 0.6 * big]
     if not 1 <= len(counted) <= 6:
         return PipCount(None, short)
-    if len(counted) == 1:
-        cx, cy = next(c for a, c in zip(areas, centres) if a >= 0.6 * big)
-        if np.hypot(cx - side / 2, cy - side / 2) > LONE_OFF * side:
-            return PipCount(None, True)
     limit = max(ROUND_ENOUGH, min(counted) * SIDE_ASPECT)
     return PipCount(len(counted), short, sum(r > limit for r in counted))
 

@@ -31,7 +31,6 @@ OVERRIDE = 0.95
 # 743 / 24 and 935 / 3; at 0.5 nothing changes; any differing count (fewer pips as well) at 0.3:
 # 743 / 24 and 934 / 2, at 0.4: 742 / 23 and 930 / 2, at 0.1: 742 / 27 and 935 / 6.
 SECOND = 0.3
-SHORT_COUNT_CONFIRMS = True  # candidate B of pips_lone_pip_choice.md sets it False (choosing runs only)
 
 
 # The detector's threshold for a die box. Below it, down to WEAK_CONF, a box is read too but kept
@@ -119,7 +118,7 @@ def decide(probs: np.ndarray, pip: int | None, rule: ValueRule = SHIPPED_RULE,
     # dice right on the renders and none wrong, the train split unchanged. A short count that
     # also stopped confirming its own value took 2 wrong answers away on the renders but 6 right
     # ones on the train split.
-    if pip is not None and pip_short and (pip < v or (pip == v and not SHORT_COUNT_CONFIRMS)):
+    if pip is not None and pip_short and pip < v:
         pip = None
     if pip is None or not rule.pip_check:
         value = v if p >= rule.sure else None
