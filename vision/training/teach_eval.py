@@ -72,7 +72,8 @@ def real_case(k: int, det, model, root: Path = real_dice.REAL_DICE_DIR, pick: st
         t0 = time.perf_counter()
         prof = teach(read_folder(Path(tmp)), det, model, seed=teach_seed)
         secs = time.perf_counter() - t0
-    out = {"teach_photos": k, "pick": pick, "test_photos": len(test_names), "seconds": round(secs, 1),
+    out = {"teach_photos": k, "pick": pick, "teach_seed": teach_seed, "test_photos": len(test_names),
+           "seconds": round(secs, 1),
            "report": prof.report}
     for label, p in (("before", None), ("after", prof)):
         t = ReaderTally()
