@@ -10,48 +10,34 @@ Teaching draws its jittered views at random, and one draw moves this bed by up t
 from __future__ import annotations
 
 import json
-import tempfile
-import time
 from pathlib import Path
 
 from vision.detector import load_detector, read_dice
 from vision.detector.die_values import load_value_model
 from vision.synth.holdout_dice import Style, render_holdout
-from vision.teach import WRONG_COST, read_folder, teach
+from vision.teach import WRONG_COST
 from vision.training.reader_eval import ReaderTally
-from vision.training.teach_eval import ROLL, ROLLS_FROM, _line, _write
+from vision.training.teach_eval import ROLL, teach_rendered, teaching_render
 
 NAVY = Style(body="navy", pip=0, cloth=1, cloth_bgr=(205, 215, 225))
 SEED = 61
 TEACH_PHOTOS = 5
-MODES = ("rolls", "first5")
+MODES = {"rolls": ROLL, "first5": None}  # each teaching photo a roll of ROLL dice, or the set's own first photos
 
 
-def teaching_photo(mode: str, i: int):
-    """The i-th teaching photo: a roll of ROLL dice, or one of the set's first photos."""
-    if mode == "rolls":
-        return render_holdout(SEED, ROLLS_FROM + i, style=NAVY, n_dice=ROLL)
-    return render_holdout(SEED, i, style=NAVY)
-
-
-def choose_case(mode: str, teach_seed: int, test: list, det, model) -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
-        for i in range(TEACH_PHOTOS):
-            r = teaching_photo(mode, i)
-            h, w = r.image.shape[:2]
-            _write(Path(tmp), f"photo{i}", r.image, [_line(d.box, d.value, w, h, d.color) for d in r.dice])
-        t0 = time.perf_counter()
-        prof = teach(read_folder(Path(tmp)), det, model, seed=teach_seed)
-        secs = time.perf_counter() - t0
+def choose_case(dice: int | None, teach_seed: int, test: list, det, model) -> dict:
+    """Teach with TEACH_PHOTOS photos (rolls of `dice`, or the set's first photos when None) and
+    read the test photos with the profile."""
+    renders = [teaching_render(NAVY, SEED, i, dice) for i in range(TEACH_PHOTOS)]
+    prof, secs = teach_rendered(renders, det, model, teach_seed)
     t = ReaderTally()
     for i, r in enumerate(test):
         t.add(f"navy_{i}", read_dice(r.image, det, value_model=model, profile=prof),
               [(d.box, d.value, d.color, d.side) for d in r.dice])
     a = t.as_dict()
-    right = round(a["recall"] * a["labels"])
-    return {"right": right, "unsure": a["unsure_answers"], "wrong": a["wrong_sure_answers"], "labels": a["labels"],
-            "score": right - WRONG_COST * a["wrong_sure_answers"], "seconds": round(secs, 1),
-            "message": prof.report["message"]}
+    return {"right": t.found_right, "unsure": a["unsure_answers"], "wrong": a["wrong_sure_answers"],
+            "labels": t.labels, "score": t.found_right - WRONG_COST * a["wrong_sure_answers"],
+            "seconds": round(secs, 1), "message": prof.report["message"]}
 
 
 def main() -> None:
@@ -66,13 +52,12 @@ def main() -> None:
     if model is None:
         raise SystemExit("no die value model installed (models/die_values.onnx)")
     test = [render_holdout(SEED, i, style=NAVY) for i in range(TEACH_PHOTOS, TEACH_PHOTOS + a.count)]
-    res: dict = {}
+    cases = {}
     for s in a.seeds:
-        for mode in MODES:
-            res[f"seed{s}_{mode}"] = choose_case(mode, s, test, det, model)
-            print(json.dumps({f"seed{s}_{mode}": res[f"seed{s}_{mode}"]}), flush=True)
-    res["score"] = sum(v["score"] for v in res.values())
-    res["wrong"] = sum(v["wrong"] for k, v in res.items() if isinstance(v, dict))
+        for mode, dice in MODES.items():
+            cases[f"seed{s}_{mode}"] = choose_case(dice, s, test, det, model)
+            print(json.dumps({f"seed{s}_{mode}": cases[f"seed{s}_{mode}"]}), flush=True)
+    res = {**cases, "score": sum(c["score"] for c in cases.values()), "wrong": sum(c["wrong"] for c in cases.values())}
     print(json.dumps({"score": res["score"], "wrong": res["wrong"]}))
     if a.out:
         a.out.write_text(json.dumps(res, indent=1))

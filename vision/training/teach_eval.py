@@ -86,19 +86,30 @@ def real_case(k: int, det, model, root: Path = real_dice.REAL_DICE_DIR, pick: st
     return out
 
 
-def synthetic_case(k: int, det, model, count: int = 200, style: Style = NEW_SET, seed: int = 31,
-                   dice: int | None = None, teach_seed: int = 0) -> dict:
-    """dice: each teaching photo a roll of that many dice (as many as fit; images from ROLLS_FROM
-    on, never among the test images) instead of the test images' 1 to 8."""
+def teaching_render(style: Style, seed: int, i: int, dice: int | None = None):
+    """The i-th teaching photo of a set: its i-th picture, or (dice given) a roll of that many dice
+    (as many as fit; pictures from ROLLS_FROM on, never among the test pictures)."""
+    if dice is None:
+        return render_holdout(seed, i, style=style)
+    return render_holdout(seed, ROLLS_FROM + i, style=style, n_dice=dice)
+
+
+def teach_rendered(renders: list, det, model, teach_seed: int = 0) -> tuple[DiceProfile, float]:
+    """A profile taught on rendered photos written as a user writes a teaching folder (images/ +
+    labels/ with `value cx cy w h colour`), and the seconds teaching took."""
     with tempfile.TemporaryDirectory() as tmp:
-        for i in range(k):
-            r = render_holdout(seed, i, style=style) if dice is None else \
-                render_holdout(seed, ROLLS_FROM + i, style=style, n_dice=dice)
+        for i, r in enumerate(renders):
             h, w = r.image.shape[:2]
             _write(Path(tmp), f"photo{i}", r.image, [_line(d.box, d.value, w, h, d.color) for d in r.dice])
         t0 = time.perf_counter()
         prof = teach(read_folder(Path(tmp)), det, model, seed=teach_seed)
-        secs = time.perf_counter() - t0
+        return prof, time.perf_counter() - t0
+
+
+def synthetic_case(k: int, det, model, count: int = 200, style: Style = NEW_SET, seed: int = 31,
+                   dice: int | None = None, teach_seed: int = 0) -> dict:
+    """dice: each teaching photo a roll of that many dice instead of the test images' 1 to 8."""
+    prof, secs = teach_rendered([teaching_render(style, seed, i, dice) for i in range(k)], det, model, teach_seed)
     out = {"teach_photos": k, "test_images": count, "teach_seed": teach_seed, "style": style.__dict__,
            "seconds": round(secs, 1),
            "dice_per_teaching_photo": dice or "1-8", "report": prof.report}
