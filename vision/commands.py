@@ -70,7 +70,7 @@ def _dice(args: argparse.Namespace) -> int:
         else:
             total = sum(d.value or 0 for d in dice)
             unsure = sum(d.value is None for d in dice)
-            body = ", ".join(f"{d.value or '?'} ({d.color})" for d in dice) or "no dice"
+            body = ", ".join(f"{d.value or '?'} ({d.color or 'colour unsure'})" for d in dice) or "no dice"
             if unsure:
                 body += f"; {unsure} unsure (not counted)"
             print(f"{path}: {len(dice)} dice, total {total}: {body}", flush=True)

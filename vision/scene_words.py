@@ -86,8 +86,9 @@ def labels_for(game: str | None, items: Any, hide_counts: bool = False) -> list[
         if isinstance(it, DieReading):
             if not _wants(game, "die_1"):
                 continue
-            out.append(Label(it.box, f"{it.color} {it.value}") if it.value is not None
-                       else Label(it.box, f"unsure: {it.color} die, turn it to face the camera", False))
+            out.append(Label(it.box, f"{it.color or 'die'} {it.value}") if it.value is not None
+                       else Label(it.box, f"unsure: {it.color + ' ' if it.color else ''}die, turn it to face the camera",
+                                  False))
         elif isinstance(it, Detection):
             if it.cls in WORDS or it.cls in DIE_CLASSES:
                 if not _wants(game, it.cls):

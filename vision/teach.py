@@ -162,6 +162,8 @@ class Seen:
     sym_wide_features: np.ndarray | None = None
     # The detector's anchors for teaching its die score; None: the detector has no feature outputs
     anchors: TeachingAnchors | None = None
+    # Per detection, whether its face straddles two generic colour names (`color.straddles`)
+    straddles: list[bool] | None = None
 
 
 def _match(boxes, labels: list[TaughtDie]) -> list[int]:
@@ -196,10 +198,12 @@ def seen_boxes(frame: np.ndarray, boxes: list, scores: np.ndarray, labels: list[
     _, sym_feats = model.outputs(crops, symmetric=True)
     n = len(boxes)
     gains = white_balance_gains(frame)
+    colours, split = zip(*[face_colour(frame, b, gains) for b in boxes]) if boxes else ((), ())
     return Seen(list(boxes), np.asarray(scores, np.float32), both_logits[:n], both_feats[:n],
-                [read_box_pips(frame, b) for b in boxes], [face_colour(frame, b, gains) for b in boxes],
+                [read_box_pips(frame, b) for b in boxes], list(colours),
                 _match(boxes, labels), labels, wide_logits=both_logits[n:], wide_features=both_feats[n:],
-                sym_features=sym_feats[:n], sym_wide_features=sym_feats[n:])
+                sym_features=sym_feats[:n], sym_wide_features=sym_feats[n:],
+                straddles=list(split))
 
 
 def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.Generator) -> Seen:
@@ -339,7 +343,7 @@ def read_seen(s: Seen, probs: np.ndarray, wide: np.ndarray | None, conf: float, 
             score.wrong += 1
         if j >= 0 and s.labels[j].colour is not None:
             score.colour_n += 1
-            score.colour_right += prof.colour_name(s.colours[i]) == s.labels[j].colour
+            score.colour_right += prof.colour_name(s.colours[i], bool(s.straddles and s.straddles[i])) == s.labels[j].colour
 
 
 def _colour_table(seen: list[Seen]) -> dict[str, list[float]]:

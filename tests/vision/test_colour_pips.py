@@ -3,7 +3,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detector.color import name_color
+from vision.detector.color import die_color, name_color, name_colors
 from vision.detector.die_crop import box_crop
 from vision.detector.pips import PipCount, count_pips, read_box_pips, read_pips
 from vision.synth.cube import PIP_LAYOUT
@@ -15,6 +15,26 @@ from vision.synth.cube import PIP_LAYOUT
                                       ((40, 210, 235), "yellow")])
 def test_name_color(bgr, name):
     assert name_color(np.array(bgr, np.float32)) == name
+
+
+def test_name_colors_names_each_colour_as_name_color_does():
+    colours = np.random.default_rng(0).uniform(0, 255, (500, 3))
+    assert name_colors(colours) == [name_color(c) for c in colours]
+
+
+def test_a_face_of_several_names_is_unsure_and_a_plain_one_is_named():
+    """Unsure is None, never a guess: a marbled face of blue, purple and red has a median colour
+    (pink) that none of its pixels carries, so it has no colour name; a plain face keeps its name."""
+    gains = np.ones(3, np.float32)
+    blue = np.full((30, 30, 3), (200, 80, 40), np.uint8)
+    assert die_color(blue, (0, 0, 30, 30), gains) == "blue"
+    marbled = np.zeros((30, 30, 3), np.uint8)
+    streaks = ((200, 60, 80), (200, 60, 110), (60, 60, 200))
+    for i, c in enumerate(streaks):
+        marbled[:, i::3] = c
+    assert [name_color(np.array(c, np.float32)) for c in streaks] == ["blue", "purple", "red"]
+    assert die_color(marbled, (0, 0, 30, 30), gains) is None
+    assert die_color(blue, (50, 50, 60, 60), gains) is None  # no pixel of the frame in the box
 
 
 def face(value: int, body=(235, 235, 235), pip=(20, 20, 20), side=60) -> np.ndarray:

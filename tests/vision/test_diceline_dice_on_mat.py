@@ -27,7 +27,7 @@ def test_a_box_counts_for_the_cell_its_middle_falls_in():
 
 def test_only_the_games_colour_words_name_a_diceline_die():
     assert game_colour("Red") == "red" and game_colour("gray") == "grey"
-    assert game_colour("ivory") is None and game_colour("white") is None
+    assert game_colour("ivory") is None and game_colour("white") is None and game_colour(None) is None
 
 
 def test_a_die_only_the_die_reader_sees_is_added_with_its_value():

@@ -24,6 +24,9 @@ def test_a_diceline_picture_shows_dice_not_quarx_cards():
     assert [lab.text for lab in labels] == ["red 4", "unsure: green die, turn it to face the camera"]
     assert [lab.sure for lab in labels] == [True, False]
     assert labels_for("ubongo", QUARX_THINGS + [die]) == []
+    no_colour = [DieReading(5, None, (0, 0, 9, 9), 0.9, 5, 5), DieReading(None, None, (0, 0, 9, 9), 0.9, 5, None)]
+    assert [lab.text for lab in labels_for("diceline", no_colour)] == [
+        "die 5", "unsure: die, turn it to face the camera"]  # an unsure colour is not named
     assert [lab.text for lab in labels_for("quarx", QUARX_THINGS)] == ["Quarx card", "number card", "sphere"]
     assert len(labels_for(None, QUARX_THINGS)) == 3  # no table: everything the detector finds
 

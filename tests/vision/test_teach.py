@@ -140,6 +140,10 @@ def test_taught_colours_name_near_colours_only():
     p = DiceProfile("x", None, {"mustard": [float(v) for v in lab(mustard)]})
     assert p.colour_name(mustard * 1.03) == "mustard"
     assert p.colour_name(np.array([200, 60, 20], np.float32)) == "blue"  # far from every taught colour
+    # where no taught colour is near, a face that straddles two generic names is unsure
+    assert p.colour_name(np.array([200, 60, 20], np.float32), straddles=True) is None
+    assert p.colour_name(mustard * 1.03, straddles=True) == "mustard"
+    assert p.colour_name(None) is None
 
 
 def test_profile_keeps_its_value_rule_and_colour_gate_and_reads_the_first_format(tmp_path):

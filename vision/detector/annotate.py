@@ -22,7 +22,7 @@ def annotate(frame: np.ndarray, items: list[Detection] | list[DieReading] | Quar
     else:
         for it in items:
             if isinstance(it, DieReading):
-                rows.append((it.box, f"{it.color} {it.value or '?'}", _COLOURS["die"]))
+                rows.append((it.box, f"{it.color or '?'} {it.value or '?'}", _COLOURS["die"]))
             else:
                 rows.append((it.box, f"{it.cls} {it.score:.2f}", _COLOURS.get(it.cls, (255, 200, 0))))
     for box, text, col in rows:

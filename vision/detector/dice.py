@@ -29,11 +29,11 @@ VALUE_SOURCES: tuple[str, ...] = ("reader", "net", "pips", "auto")
 
 @dataclass(frozen=True)
 class DieReading:
-    """One die: top value (None: unsure), colour name, top-face box in original pixels,
+    """One die: top value (None: unsure), colour name (None: unsure), top-face box in original pixels,
     detector confidence 0..1, and what each value source said."""
 
     value: int | None
-    color: str
+    color: str | None
     box: tuple[float, float, float, float]
     confidence: float
     net_value: int
@@ -160,10 +160,10 @@ def read_boxes(frame: np.ndarray, dets: list[Detection], model: DieValueModel | 
             if pip is not None and (value_source in ("pips", "reader") or (value_source == "auto" and d.score < 0.6)):
                 value = pip
         if profile is not None:
-            face = face_colour(frame, d.box, gains)
+            face, split = face_colour(frame, d.box, gains)
             if not profile.admits(face):
                 continue
-            colour = profile.colour_name(face)
+            colour = profile.colour_name(face, split)
         else:
             colour = die_color(frame, d.box, gains)
         out.append(DieReading(value, colour, d.box, d.score, net, pip,

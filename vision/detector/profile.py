@@ -96,11 +96,12 @@ class DiceProfile:
         x = lab(bgr)
         return _nearest(self.on_dice, x) <= _nearest(self.off_dice, x)
 
-    def colour_name(self, bgr: np.ndarray | None) -> str:
-        """The nearest taught colour within reach, else the generic name ("unknown": no colour)."""
+    def colour_name(self, bgr: np.ndarray | None, straddles: bool = False) -> str | None:
+        """The nearest taught colour within reach, else the generic name; None where there is no
+        colour or, with no taught colour near, the face `straddles` two generic names (unsure)."""
         if bgr is None:
-            return "unknown"
-        return self.taught_colour(bgr) or name_color(bgr)
+            return None
+        return self.taught_colour(bgr) or (None if straddles else name_color(bgr))
 
     def to_json(self) -> dict:
         return {"format": PROFILE_FORMAT, "model_sha": self.model_sha,

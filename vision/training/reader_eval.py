@@ -46,6 +46,7 @@ class ReaderTally:
     sure_right: int = 0
     colour_n: int = 0
     colour_right: int = 0
+    colour_unsure: int = 0
     by_size: dict = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     value_confusion: dict = field(default_factory=lambda: defaultdict(lambda: defaultdict(int)))
     colour_confusion: dict = field(default_factory=lambda: defaultdict(lambda: defaultdict(int)))
@@ -97,6 +98,7 @@ class ReaderTally:
             if colour is not None:
                 self.colour_n += 1
                 self.colour_right += r.color == colour
+                self.colour_unsure += r.color is None
                 self.colour_confusion[colour][r.color] += 1
             if r.value == value:
                 used[best] = True
@@ -125,6 +127,8 @@ class ReaderTally:
                 "found_any": round(self.found_any / n, 4), "answers": self.answers,
                 "unsure_answers": self.answers - self.sure, "wrong_sure_answers": self.sure - self.sure_right,
                 "colour_right": round(self.colour_right / max(self.colour_n, 1), 4) if self.colour_n else None,
+                "colours": {"right": self.colour_right, "unsure": self.colour_unsure,
+                            "wrong": self.colour_n - self.colour_right - self.colour_unsure},
                 "recall_by_size": {k: round(v[1] / max(v[0], 1), 4) for k, v in sorted(self.by_size.items())},
                 "dice_by_size": {k: v[0] for k, v in sorted(self.by_size.items())},
                 "value_confusion": {str(k): dict(v) for k, v in sorted(self.value_confusion.items())},

@@ -116,9 +116,12 @@ def cell_of(reading: DieReading, to_mat: np.ndarray, cells) -> str | None:
     return None
 
 
-def game_colour(name: str) -> str | None:
+def game_colour(name: str | None) -> str | None:
     """The Diceline die colour a colour word names, or None (ASSUMPTION: only the game's own
-    words count; white or ivory dice could stand for any colour, so they say nothing)."""
+    words count; white or ivory dice could stand for any colour, so they say nothing; an unsure
+    colour, None, says nothing either)."""
+    if name is None:
+        return None
     word = name.strip().lower().replace("gray", "grey")
     return word if word in COLOURS else None
 
