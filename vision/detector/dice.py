@@ -18,6 +18,7 @@ from vision.detector.model import Detection, Detector, load_detector
 from vision.detector.pips import read_box_pips
 from vision.detector.profile import DiceProfile
 from vision.detector.same_die import agreed_value, same_die_groups
+from vision.detector.second_detector import load_second_detector, second_boxes
 from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
 from vision.detector.taught_boxes import ScoreHead, added_boxes, detect_taught
@@ -48,7 +49,8 @@ class DieReading:
 
 def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float = READ_CONF,
               value_source: ValueSource = "reader", sliced: bool = True,
-              value_model: DieValueModel | None = None, profile: DiceProfile | None = None) -> list[DieReading]:
+              value_model: DieValueModel | None = None, profile: DiceProfile | None = None,
+              second: Detector | bool = True) -> list[DieReading]:
     """All pip dice in a BGR frame, left to right.
 
     value_source: "reader" (default: the crop classifier checked by the pip counter; boxes it
@@ -64,12 +66,18 @@ def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float =
     (`side_faces`), boxes on one die give one answer (`one_per_die`), and a die whose wider look
     reads another value is unsure (`wide_disagrees`: a box on part of a die). At the reader's own
     threshold (READ_CONF) the classifier reads boxes down to WEAK_CONF as well, each kept only
-    where the classifier and the pip counter both give its value surely (`weak_box_holds`).
+    where the classifier and the pip counter both give its value surely (`weak_box_holds`), and so
+    are the boxes of a second detector where the first boxed nothing (`second_detector`; second:
+    True for the installed one if any, False for none, or a Detector; not with a profile).
     """
     if value_source not in VALUE_SOURCES:
         raise ValueError(f"value_source must be one of {VALUE_SOURCES}")
     weak = value_source == "reader" and reading_conf(conf, profile) == READ_CONF
     dets = find_dice(frame, detector, WEAK_CONF if weak else conf, sliced, profile, threshold_given=weak)
+    if weak and sliced and profile is None:
+        helper = load_second_detector() if second is True else None if second is False else second
+        if helper is not None:
+            dets = dets + second_boxes(frame, dets, helper)
     return read_found(frame, dets, value_source, value_model, profile, READ_CONF if weak else None)
 
 

@@ -19,6 +19,7 @@ from vision.detector import load_detector, read_dice, read_image
 from vision.detector.classes import CLASSES, die_value
 from vision.detector.die_values import load_value_model
 from vision.detector.geometry import holds_centre
+from vision.detector.second_detector import load_second_detector
 from vision.synth import render_image
 from vision.synth.holdout_dice import render_holdout
 from vision.synth.table_dice import render_table_dice
@@ -227,14 +228,18 @@ def main() -> None:
     ap.add_argument("--table-dice-seed", type=int, default=99)
     ap.add_argument("--value-source", default="reader")
     ap.add_argument("--no-slice", action="store_true")
+    ap.add_argument("--second-model", type=Path, help="second detector ONNX (default models/second_detector.onnx)")
+    ap.add_argument("--no-second", action="store_true", help="read the first detector's boxes alone")
     ap.add_argument("--conf", type=float, default=0.25, help="the detector's threshold for a box")
     ap.add_argument("--out", type=Path)
     a = ap.parse_args()
     det = load_detector(a.model)
-    kw = {"value_source": a.value_source, "sliced": not a.no_slice, "conf": a.conf,
+    second = False if a.no_second else load_second_detector(a.second_model) or False
+    kw = {"value_source": a.value_source, "sliced": not a.no_slice, "conf": a.conf, "second": second,
           "value_model": load_value_model(a.value_model) if a.value_model else None}
-    res: dict = {"detector": str(det.path), "value_model": str(a.value_model or "default"), **{
-        k: v for k, v in kw.items() if k != "value_model"}}
+    res: dict = {"detector": str(det.path), "value_model": str(a.value_model or "default"),
+                 "second_detector": str(second.path) if second else None, **{
+                     k: v for k, v in kw.items() if k not in ("value_model", "second")}}
 
     def keep(bed: str, tally: ReaderTally) -> None:
         """One bed's figures into the JSON, and onto stdout as it finishes (confusions left out)."""
