@@ -9,10 +9,11 @@ floats in the frame's own pixels):
     Detector.detect(frame, conf=0.25, iou=0.5, classes=None) -> list[Detection]
         Detection(cls: str, box: tuple[float, float, float, float], score: float)
     read_dice(frame, detector=None, conf=0.25, value_source="reader", sliced=True,
-              value_model=None, profile=None) -> list[DieReading]          (detect_dice: the same)
-        the detector on the whole frame and its tiles, the value from the crop classifier
+              value_model=None, profile=None, second=True) -> list[DieReading]   (detect_dice: the same)
+        the detector on the whole frame and its tiles (and a second detector's boxes where it
+        boxed nothing, models/second_detector.onnx), the value from the crop classifier
         (models/die_values.onnx) checked by the pip counter, a taught profile if given;
-        DieReading(value: int 1..6 or None = unsure, color: str, box, confidence: float,
+        DieReading(value: int 1..6 or None = unsure, color: str or None = unsure, box, confidence: float,
         net_value, pip_value, crop_value, crop_prob);
         DieReading.to_json() -> {"value", "color", "box", "confidence"}
     QuarxCount(spheres: int, cards: list[QuarxCard(box, spheres)], number_cards: list[int],
