@@ -31,18 +31,24 @@ def body_pixels(crop: np.ndarray) -> np.ndarray:
     return px[spread <= np.percentile(spread, 60)]
 
 
-def name_colors(bgr: np.ndarray) -> list[str]:
-    """Colour names of N BGR colours (float, 0..255, shape (N, 3)), by hue, saturation and value."""
+def _name_indices(bgr: np.ndarray) -> np.ndarray:
+    """Each of N BGR colours (float, 0..255, shape (N, 3)) as its index in COLOR_NAMES, by hue,
+    saturation and value."""
     pix = np.clip(np.asarray(bgr, np.float32).reshape(-1, 1, 3), 0, 255).astype(np.uint8)
     hsv = cv2.cvtColor(pix, cv2.COLOR_BGR2HSV_FULL).reshape(-1, 3).astype(np.int32)
     h, s, v = hsv[:, 0], hsv[:, 1], hsv[:, 2]
     hue = h * 360 / 256
-    chosen = np.select(
+    names = ["black", "white", "grey", "red", "orange", "yellow", "green", "blue", "purple"]
+    return np.select(
         [(v < 60) | ((v < 90) & (s < 110)), ((s < 55) | ((s < 80) & (v > 170))) & (v > 150),
          (s < 55) | ((s < 80) & (v > 170)), (hue < 14) | (hue >= 345), hue < 38, hue < 70, hue < 165,
          hue < 255, hue < 300],
-        ["black", "white", "grey", "red", "orange", "yellow", "green", "blue", "purple"], "pink")
-    return [str(c) for c in chosen]
+        [COLOR_NAMES.index(n) for n in names], COLOR_NAMES.index("pink"))
+
+
+def name_colors(bgr: np.ndarray) -> list[str]:
+    """Colour names of N BGR colours (float, 0..255, shape (N, 3)), by hue, saturation and value."""
+    return [COLOR_NAMES[i] for i in _name_indices(bgr)]
 
 
 def name_color(bgr: np.ndarray) -> str:
@@ -70,8 +76,7 @@ def face_pixels(frame: np.ndarray, box: tuple[float, float, float, float],
 
 def straddles(pixels: np.ndarray, colour: np.ndarray) -> bool:
     """Whether fewer than SPLIT_SHARE of a face's body pixels carry the name of its colour."""
-    name = name_color(colour)
-    return sum(n == name for n in name_colors(pixels)) < SPLIT_SHARE * len(pixels)
+    return np.count_nonzero(_name_indices(pixels) == _name_indices(colour)[0]) < SPLIT_SHARE * len(pixels)
 
 
 def face_colour(frame: np.ndarray, box: tuple[float, float, float, float],
