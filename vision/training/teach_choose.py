@@ -37,6 +37,7 @@ def choose_case(dice: int | None, teach_seed: int, test: list, det, model) -> di
     a = t.as_dict()
     return {"right": t.found_right, "unsure": a["unsure_answers"], "wrong": a["wrong_sure_answers"],
             "labels": t.labels, "score": t.found_right - WRONG_COST * a["wrong_sure_answers"],
+            "colours": a["colours"],
             "seconds": round(secs, 1), "message": prof.report["message"]}
 
 
