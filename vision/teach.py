@@ -40,6 +40,7 @@ from vision.detector.image_io import read_image
 from vision.detector.model import Detector
 from vision.detector.pips import PipCount, read_box_pips
 from vision.detector.profile import MAX_GATE_SAMPLES, DiceProfile, lab
+from vision.detector.second_detector import load_second_detector, second_boxes
 from vision.detector.same_die import agreed_value, same_die_groups
 from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
@@ -164,18 +165,26 @@ class Seen:
     anchors: TeachingAnchors | None = None
     # Per detection, whether its face straddles two generic colour names (`color.straddles`)
     straddles: list[bool] | None = None
+    # Per detection, whether it is a second detector's box, kept only where its reading holds
+    # (`Detection.weak`); None: none is
+    weak: list[bool] | None = None
+
+    def is_weak(self, i: int) -> bool:
+        return bool(self.weak and self.weak[i])
 
 
-def _match(boxes, labels: list[TaughtDie]) -> list[int]:
-    """Each detection to the label whose centre it holds (nearest first), each label once."""
+def _match(boxes, labels: list[TaughtDie], weak: list[bool] | None = None) -> list[int]:
+    """Each detection to the label whose centre it holds (nearest first, a weak box only after
+    every other), each label once."""
     pairs = []
     for i, b in enumerate(boxes):
         for j, lb in enumerate(labels):
             cx, cy = (lb.box[0] + lb.box[2]) / 2, (lb.box[1] + lb.box[3]) / 2
             if b[0] <= cx <= b[2] and b[1] <= cy <= b[3]:
-                pairs.append((((b[0] + b[2]) / 2 - cx) ** 2 + ((b[1] + b[3]) / 2 - cy) ** 2, i, j))
+                pairs.append((bool(weak and weak[i]), ((b[0] + b[2]) / 2 - cx) ** 2 + ((b[1] + b[3]) / 2 - cy) ** 2,
+                              i, j))
     out, used = [-1] * len(boxes), set()
-    for _, i, j in sorted(pairs):
+    for _, _, i, j in sorted(pairs):
         if out[i] < 0 and j not in used:
             out[i] = j
             used.add(j)
@@ -189,10 +198,11 @@ def _touches_die(box, labels: list[TaughtDie]) -> bool:
 
 
 def seen_boxes(frame: np.ndarray, boxes: list, scores: np.ndarray, labels: list[TaughtDie],
-               model: DieValueModel) -> Seen:
+               model: DieValueModel, weak: list[bool] | None = None) -> Seen:
     """Boxes of one photo as the reader reads them (each box and its wider look in one run of the
     classifier, as read_boxes does; pip counts, colours), matched to the labelled dice; the
-    features also as a taught layer reads them (each crop's eight symmetries' mean)."""
+    features also as a taught layer reads them (each crop's eight symmetries' mean). weak: which
+    boxes must hold (a second detector's)."""
     crops = [square_crop(frame, b) for b in boxes] + [wide_crop(frame, b) for b in boxes]
     both_logits, both_feats = model.outputs(crops)
     _, sym_feats = model.outputs(crops, symmetric=True)
@@ -201,12 +211,15 @@ def seen_boxes(frame: np.ndarray, boxes: list, scores: np.ndarray, labels: list[
     colours, split = zip(*[face_colour(frame, b, gains) for b in boxes]) if boxes else ((), ())
     return Seen(list(boxes), np.asarray(scores, np.float32), both_logits[:n], both_feats[:n],
                 [read_box_pips(frame, b) for b in boxes], list(colours),
-                _match(boxes, labels), labels, wide_logits=both_logits[n:], wide_features=both_feats[n:],
+                _match(boxes, labels, weak), labels, wide_logits=both_logits[n:], wide_features=both_feats[n:],
                 sym_features=sym_feats[:n], sym_wide_features=sym_feats[n:],
-                straddles=list(split))
+                straddles=list(split), weak=None if weak is None else list(weak))
 
 
-def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.Generator) -> Seen:
+def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.Generator,
+        second: Detector | None = None) -> Seen:
+    """The photo's boxes (the shipped detector's down to LOW_CONF and, with `second`, that
+    detector's boxes where the shipped one has none, marked weak) and its teaching crops."""
     frame = photo.frame
     taught_anchors = None
     if detector.has_features:
@@ -215,7 +228,11 @@ def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.G
                                                    np.random.default_rng(0))
     else:
         dets = detect_sliced(detector, frame, conf=LOW_CONF, classes=set(DIE_CLASSES))
-    seen = seen_boxes(frame, [d.box for d in dets], np.array([d.score for d in dets], np.float32), photo.dice, model)
+    # A second box lies on no shipped box down to LOW_CONF, below every threshold a choice reads
+    # at: no box it shares a die with can take that die's label from it.
+    dets = dets + (second_boxes(frame, dets, second) if second is not None else [])
+    seen = seen_boxes(frame, [d.box for d in dets], np.array([d.score for d in dets], np.float32), photo.dice, model,
+                      [d.weak for d in dets])
     seen.anchors = taught_anchors
     boxes, match = seen.boxes, seen.match
     # Teaching crops: every labelled die, framed by its detection where one found it (as the
@@ -223,7 +240,8 @@ def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.G
     # is read as the mean of its eight symmetries, as a taught layer reads; the symmetries as
     # they are also recover the shipped layer (base_head), however few the dice.
     crops, ys = [], []
-    found = {j: boxes[i] for i, j in enumerate(match) if j >= 0}
+    # (from the shipped detector's boxes only: a second box is read, never taught on)
+    found = {j: boxes[i] for i, j in enumerate(match) if j >= 0 and not seen.is_weak(i)}
     for j, lb in enumerate(photo.dice):
         base = found.get(j, lb.box)
         for k in range(1 + JITTERS):
@@ -235,7 +253,7 @@ def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.G
         crops.append(wide_crop(frame, base))
         ys.append(lb.value)
     for i, j in enumerate(match):
-        if j < 0 and not _touches_die(boxes[i], photo.dice):
+        if j < 0 and not seen.is_weak(i) and not _touches_die(boxes[i], photo.dice):
             crops.append(square_crop(frame, boxes[i]))
             ys.append(0)
     logits, x = model.outputs([v for c in crops for v in symmetries(c)])
@@ -259,7 +277,8 @@ def with_taught_boxes(photo: Photo, seen: Seen, detector: Detector, head: ScoreH
     if not extra:
         return seen
     return seen_boxes(photo.frame, seen.boxes + [d.box for d in extra],
-                      np.concatenate([seen.scores, np.array([d.score for d in extra], np.float32)]), photo.dice, model)
+                      np.concatenate([seen.scores, np.array([d.score for d in extra], np.float32)]), photo.dice, model,
+                      [seen.is_weak(i) for i in range(len(seen.boxes))] + [False] * len(extra))
 
 
 def base_head(seen: list[Seen]) -> tuple[np.ndarray, np.ndarray]:
@@ -315,14 +334,17 @@ def read_seen(s: Seen, probs: np.ndarray, wide: np.ndarray | None, conf: float, 
               score: Score) -> None:
     """Score one photo as the reader would read it with these probabilities (and those of its
     wider look), threshold (at READ_CONF with its weak boxes, as read_dice), value rule, colour
-    names and colour gate."""
+    names and colour gate. A second detector's box lying on a box read at this threshold is not
+    read (read_dice adds it only where the shipped detector boxed nothing)."""
     score.labels += len(s.labels)
     floor = WEAK_CONF if conf == READ_CONF else conf
     boxed = [i for i in np.nonzero(s.scores >= floor)[0] if is_die(probs[i])]
+    firm = [s.boxes[i] for i in np.nonzero(s.scores >= floor)[0] if not s.is_weak(i)]
+    boxed = [i for i in boxed if not (s.is_weak(i) and any(centre_in_either(b, s.boxes[i]) for b in firm))]
     value = {i: decide(probs[i], s.pips[i].count, rule, None if wide is None else wide[i], s.pips[i].short,
                        s.pips[i].flat)
              for i in boxed}
-    boxed = [i for i in boxed if s.scores[i] >= conf
+    boxed = [i for i in boxed if (s.scores[i] >= conf and not s.is_weak(i))
              or weak_box_holds(value[i], s.pips[i].count, float(probs[i][1:].max()))]
     kept = [i for i in boxed if prof.admits(s.colours[i])]
     let_in = {s.match[i] for i in kept}
@@ -351,7 +373,7 @@ def _colour_table(seen: list[Seen]) -> dict[str, list[float]]:
     by: dict[str, list[np.ndarray]] = {}
     for s in seen:
         for i, j in enumerate(s.match):
-            if j >= 0 and s.labels[j].colour and s.colours[i] is not None:
+            if j >= 0 and not s.is_weak(i) and s.labels[j].colour and s.colours[i] is not None:
                 by.setdefault(s.labels[j].colour, []).append(lab(s.colours[i]))
     return {k: [round(float(x), 2) for x in np.median(np.array(v), 0)] for k, v in by.items()}
 
@@ -362,7 +384,7 @@ def _seen_colours(seen: list[Seen]) -> tuple[list[list[float]], list[list[float]
     on, off = [], []
     for s in seen:
         for i, c in enumerate(s.colours):
-            if c is None:
+            if c is None or s.is_weak(i):
                 continue
             if s.match[i] >= 0:
                 on.append(lab(c))
@@ -376,17 +398,20 @@ def _seen_colours(seen: list[Seen]) -> tuple[list[list[float]], list[list[float]
 
 
 def teach(photos: list[Photo], detector: Detector, model: DieValueModel, progress: Progress | None = None,
-          seed: int = 0) -> DiceProfile:
-    """Learn a profile from labelled photos; its report holds the held-out before/after figures."""
+          seed: int = 0, second: Detector | bool = True) -> DiceProfile:
+    """Learn a profile from labelled photos; its report holds the held-out before/after figures.
+    second: the second detector whose boxes the reader adds (`read_dice`): True for the installed
+    one if any, False for none."""
     say = progress or (lambda f, m: None)
     t0 = time.perf_counter()
     if len(photos) < 2:
         raise TeachError("teaching needs at least 2 photos (each is scored on a model fitted to the others)")
     rng = np.random.default_rng(seed)
+    helper = load_second_detector() if second is True else None if second is False else second
     seen = []
     for k, ph in enumerate(photos):
         say(0.6 * k / len(photos), f"reading photo {k + 1}/{len(photos)}: {ph.name}")
-        seen.append(see(ph, detector, model, rng))
+        seen.append(see(ph, detector, model, rng, helper))
 
     def taught_view(k: int, head: ScoreHead) -> Seen:
         return with_taught_boxes(photos[k], seen[k], detector, head, model)

@@ -11,8 +11,8 @@ from vision.detector.profile import DiceProfile, ProfileError, lab, load_profile
 from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, STRICT_RULE, ValueRule, decide
 from vision.detector.die_crop import square_crop, wide_crop
 from vision.detector.die_values import load_value_model, softmax
-from vision.detector.taught_boxes import TeachingAnchors
-from vision.teach import (DEFAULT_CONF, JITTERS, Photo, Score, Seen, TaughtDie, TeachError, fit_head, learn,
+from vision.detector.taught_boxes import LOW_CONF, TeachingAnchors
+from vision.teach import (DEFAULT_CONF, JITTERS, Photo, Score, Seen, TaughtDie, TeachError, _match, fit_head, learn,
                           learned_words, parse_label_line, read_folder, read_seen, relit, see)
 
 
@@ -146,6 +146,19 @@ def test_taught_colours_name_near_colours_only():
     assert p.colour_name(None) is None
 
 
+def test_a_gated_set_names_a_colour_beyond_reach_with_the_users_words_or_not_at_all():
+    mustard, navy = np.array([30, 175, 215], np.float32), np.array([110, 50, 25], np.float32)
+    far_blue = np.array([200, 60, 20], np.float32)  # beyond reach of both; generic "blue"
+    one = DiceProfile("x", None, {"mustard": [float(v) for v in lab(mustard)]}, colour_gate=True)
+    assert one.colour_name(far_blue) == "mustard" and one.colour_name(far_blue, straddles=True) == "mustard"
+    words = {"mustard": [float(v) for v in lab(mustard)], "navy": [float(v) for v in lab(navy)]}
+    assert DiceProfile("x", None, words, colour_gate=True).colour_name(far_blue) is None
+    assert DiceProfile("x", None, words).colour_name(far_blue) == "blue"  # no gate: the generic name
+    generic = {"yellow": words["mustard"], "blue": words["navy"]}
+    assert DiceProfile("x", None, generic, colour_gate=True).colour_name(far_blue) == "blue"
+    assert DiceProfile("x", None, generic, colour_gate=True).colour_name(far_blue, straddles=True) is None
+
+
 def test_profile_keeps_its_value_rule_and_colour_gate_and_reads_the_first_format(tmp_path):
     p = DiceProfile("abc123", None, {"mustard": [70.0, 5.0, 60.0]}, 0.1, {}, ValueRule(False, 0.7), True)
     back = load_profile(p.save(tmp_path / "p.json"), "abc123")
@@ -235,6 +248,32 @@ def test_teaching_scores_weak_boxes_as_the_reader_keeps_them():
     read_seen(s, probs, None, 0.15, SHIPPED_RULE, DiceProfile("x"), at_own)
     # at a threshold of its own every box is read as usual: the short count makes the third unsure
     assert (at_own.right, at_own.unsure, at_own.wrong) == (2, 1, 0)
+
+
+def test_teaching_reads_a_second_detectors_box_as_one_that_must_hold_at_every_threshold():
+    rng = np.random.default_rng(6)
+    # dice 0 and 1 boxed by the shipped detector; dice 2 and 3 only by the second detector, whose
+    # box on die 2 both readers agree on and whose box on die 3 the pip counter counts short; a
+    # fifth, weak box lies on die 0's shipped box
+    s = _seen_photo([3, 4, 5, 6, 3], [3, 4, 5, 6, 3], 0.93, rng, pips=[3, 4, 5, 5, 3])
+    s.boxes[4] = (2.0, 2.0, 32.0, 32.0)
+    s.labels = s.labels[:4]
+    s.match = [0, 1, 2, 3, -1]
+    s.scores = np.array([0.9, 0.9, 0.2, 0.2, 0.2], np.float32)
+    s.weak = [False, False, True, True, True]
+    probs = softmax(s.logits)
+    for conf in (DEFAULT_CONF, 0.1, LOW_CONF):
+        score = Score()
+        read_seen(s, probs, None, conf, SHIPPED_RULE, DiceProfile("x"), score)
+        assert (score.right, score.unsure, score.wrong) == (3, 0, 0), conf
+
+
+def test_a_second_detectors_box_takes_a_label_only_where_no_other_box_holds_it():
+    labels = [TaughtDie((0.0, 0.0, 30.0, 30.0), 3, None), TaughtDie((100.0, 0.0, 130.0, 30.0), 4, None)]
+    boxes = [(4.0, 4.0, 34.0, 34.0), (2.0, 2.0, 28.0, 28.0), (100.0, 0.0, 130.0, 30.0)]
+    # the weak box is nearer die 0's centre, yet the shipped box takes it
+    assert _match(boxes, labels, [False, True, True]) == [0, -1, 1]
+    assert _match(boxes, labels) == [-1, 0, 1]
 
 
 def test_learning_drops_a_pip_check_that_vetoes_right_answers():

@@ -41,6 +41,7 @@ class DieReading:
     pip_value: int | None
     crop_value: int | None = None
     crop_prob: float = 0.0
+    weak: bool = False  # its box must hold (`Detection.weak`)
 
     def to_json(self) -> dict:
         return {"value": self.value, "color": self.color,
@@ -67,14 +68,15 @@ def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float =
     reads another value is unsure (`wide_disagrees`: a box on part of a die). At the reader's own
     threshold (READ_CONF) the classifier reads boxes down to WEAK_CONF as well, each kept only
     where the classifier and the pip counter both give its value surely (`weak_box_holds`), and so
-    are the boxes of a second detector where the first boxed nothing (`second_detector`; second:
-    True for the installed one if any, False for none, or a Detector; not with a profile).
+    (whatever the profile's threshold) are the boxes of a second detector where the first boxed
+    nothing (`second_detector`; second: True for the installed one if any, False for none, or a
+    Detector; read by "reader" at the reader's own threshold `conf` = READ_CONF, sliced).
     """
     if value_source not in VALUE_SOURCES:
         raise ValueError(f"value_source must be one of {VALUE_SOURCES}")
     weak = value_source == "reader" and reading_conf(conf, profile) == READ_CONF
     dets = find_dice(frame, detector, WEAK_CONF if weak else conf, sliced, profile, threshold_given=weak)
-    if weak and sliced and profile is None:
+    if value_source == "reader" and conf == READ_CONF and sliced:
         helper = load_second_detector() if second is True else None if second is False else second
         if helper is not None:
             dets = dets + second_boxes(frame, dets, helper)
@@ -106,14 +108,14 @@ def read_found(frame: np.ndarray, dets: list[Detection], value_source: ValueSour
                weak_below: float | None = None) -> list[DieReading]:
     """The dice find_dice boxed, read as read_dice reads them: side faces under another die's
     top face dropped, boxes on one die read as one (`one_per_die`). One detection serves every
-    value source (what `tablesight eval` compares). weak_below: a box scored under it is kept
-    only where its reading holds (`weak_box_holds`; with no classifier, never)."""
+    value source (what `tablesight eval` compares). weak_below: a box scored under it, and a box
+    marked weak at any score, is kept only where its reading holds (`weak_box_holds`; with no
+    classifier, never)."""
     # Only the "reader" source reads values with the classifier; the others never pay for it.
     model = (value_model or load_value_model()) if value_source == "reader" else None
     readings = read_boxes(frame, dets, model, value_source, profile)
-    if weak_below is not None:
-        readings = [r for r in readings if r.confidence >= weak_below
-                    or (model is not None and weak_box_holds(r.value, r.pip_value, r.crop_prob))]
+    readings = [r for r in readings if (not r.weak and (weak_below is None or r.confidence >= weak_below))
+                or (model is not None and weak_box_holds(r.value, r.pip_value, r.crop_prob))]
     sides = side_faces([r.box for r in readings], [r.value is not None for r in readings],
                        [r.confidence for r in readings])
     return one_per_die([r for i, r in enumerate(readings) if i not in sides])
@@ -175,5 +177,5 @@ def read_boxes(frame: np.ndarray, dets: list[Detection], model: DieValueModel | 
         else:
             colour = die_color(frame, d.box, gains)
         out.append(DieReading(value, colour, d.box, d.score, net, pip,
-                              crop_v, float(p[crop_v]) if crop_v else 0.0))
+                              crop_v, float(p[crop_v]) if crop_v else 0.0, d.weak))
     return sorted(out, key=lambda r: (r.box[0], r.box[1]))

@@ -24,6 +24,9 @@ class Detection:
     cls: str
     box: tuple[float, float, float, float]
     score: float
+    # A box the die reader keeps only where its reading holds (`value_rule.weak_box_holds`),
+    # whatever the threshold: a second detector's box (`second_detector`)
+    weak: bool = False
 
 
 def die_score(out: np.ndarray) -> np.ndarray:

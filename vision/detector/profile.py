@@ -98,10 +98,21 @@ class DiceProfile:
 
     def colour_name(self, bgr: np.ndarray | None, straddles: bool = False) -> str | None:
         """The nearest taught colour within reach, else the generic name; None where there is no
-        colour or, with no taught colour near, the face `straddles` two generic names (unsure)."""
+        colour or, with no taught colour near, the face `straddles` two generic names (unsure).
+        With the colour gate (the user named every die's colour) a die beyond reach of every
+        taught colour is one of them all the same: the only one taught, else the generic name
+        where the user used that word, else unsure (never a word the user did not use)."""
         if bgr is None:
             return None
-        return self.taught_colour(bgr) or (None if straddles else name_color(bgr))
+        taught = self.taught_colour(bgr)
+        if taught is not None:
+            return taught
+        generic = None if straddles else name_color(bgr)
+        if self.colour_gate and self.colours:
+            if len(self.colours) == 1:
+                return next(iter(self.colours))
+            return generic if generic in self.colours else None
+        return generic
 
     def to_json(self) -> dict:
         return {"format": PROFILE_FORMAT, "model_sha": self.model_sha,

@@ -44,7 +44,8 @@ def load_second_detector(path: str | Path | None = None) -> Detector | None:
 
 def second_boxes(frame: np.ndarray, found: list[Detection], second: Detector) -> list[Detection]:
     """`second`'s die boxes in `frame` (whole frame and tiles) scored at least SECOND_CONF that lie
-    on no box of `found` (neither holds the other's centre), each scored at most SECOND_SCORE."""
+    on no box of `found` (neither holds the other's centre), each scored at most SECOND_SCORE and
+    marked weak (kept only where its reading holds)."""
     extra = detect_sliced(second, frame, conf=SECOND_CONF, classes=set(DIE_CLASSES))
-    return [replace(e, score=min(e.score, SECOND_SCORE)) for e in extra
+    return [replace(e, score=min(e.score, SECOND_SCORE), weak=True) for e in extra
             if not any(centre_in_either(d.box, e.box) for d in found)]
