@@ -110,8 +110,8 @@ def main_bench(args) -> int:
            "second_detector_cost": round(float(np.median(per_round[:, 1] / per_round[:, 2])), 2)}
     if det.has_features:
         res.update({"whole_dice_path_taught_ms": round(float(ms[3]), 2),
-                    # against the first detector alone: a taught read does not ask the second
-                    "taught_cost": round(float(np.median(per_round[:, 3] / per_round[:, 2])), 2)})
+                    # against the untaught read: both ask the second detector
+                    "taught_cost": round(float(np.median(per_round[:, 3] / per_round[:, 1])), 2)})
     if other is not None:
         ratios = per_round[:, other_at] / per_round[:, 0]
         res.update({f"{kind}_ms": round(float(ms[other_at]), 2),
