@@ -31,6 +31,10 @@ def body_pixels(crop: np.ndarray) -> np.ndarray:
     return px[spread <= np.percentile(spread, 60)]
 
 
+# Hue (degrees) where "blue" ends and "purple" begins.
+PURPLE_FROM = 255
+
+
 def _name_indices(bgr: np.ndarray) -> np.ndarray:
     """Each of N BGR colours (float, 0..255, shape (N, 3)) as its index in COLOR_NAMES, by hue,
     saturation and value."""
@@ -42,7 +46,7 @@ def _name_indices(bgr: np.ndarray) -> np.ndarray:
     return np.select(
         [(v < 60) | ((v < 90) & (s < 110)), ((s < 55) | ((s < 80) & (v > 170))) & (v > 150),
          (s < 55) | ((s < 80) & (v > 170)), (hue < 14) | (hue >= 345), hue < 38, hue < 70, hue < 165,
-         hue < 255, hue < 300],
+         hue < PURPLE_FROM, hue < 300],
         [COLOR_NAMES.index(n) for n in names], COLOR_NAMES.index("pink"))
 
 
