@@ -16,7 +16,8 @@ What is learned (in seconds, on the CPU, with no torch):
 - a correction of the detector's die score (`vision.detector.taught_boxes`), whose boxes are
   added where the shipped detector found none: for dice it misses (a dark set on a checked cloth).
 Every combination is measured photo by photo on photos it was not fitted on (leave one photo
-out), against the shipped reader; one is kept only when it reads more dice right and no more
+out), each photo read as the reader reads it (the second detector's boxes included, as boxes that
+must hold; they are read, never taught on), against the shipped reader; one is kept only when it reads more dice right and no more
 wrong, or as many right and fewer wrong ("never worse"); otherwise the profile keeps the shipped
 reader and says so.
 """

@@ -9,7 +9,8 @@ shown as unsure. Chosen by rules written before the runs (`models/checkpoints/
 second_detector_choice.md`, `second_detector_conf_choice.md`): on the choosing beds 12 more of
 2,048 render dice right, no more wrong, the real train split the same; then once on the test
 beds, the hold-out style 603 -> 625 dice right (found at all 87.3% -> 90.1%), 2 wrong all along,
-the real valid split the same.
+the real valid split the same. A taught profile reads them too, still as boxes that must hold
+whatever its threshold (`Detection.weak`; `models/checkpoints/second_detector_taught_choice.md`).
 """
 from __future__ import annotations
 
