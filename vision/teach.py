@@ -17,9 +17,9 @@ What is learned (in seconds, on the CPU, with no torch):
   added where the shipped detector found none: for dice it misses (a dark set on a checked cloth).
 Every combination is measured photo by photo on photos it was not fitted on (leave one photo
 out), each photo read as the reader reads it (the second detector's boxes included, as boxes that
-must hold; they are read, never taught on), against the shipped reader; one is kept only when it reads more dice right and no more
-wrong, or as many right and fewer wrong ("never worse"); otherwise the profile keeps the shipped
-reader and says so.
+must hold; they are read, never taught on), against the shipped reader; one is kept only when it
+reads more dice right and no more wrong, or as many right and fewer wrong ("never worse");
+otherwise the profile keeps the shipped reader and says so.
 """
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ from vision.detector.image_io import read_image
 from vision.detector.model import Detector
 from vision.detector.pips import PipCount, read_box_pips
 from vision.detector.profile import MAX_GATE_SAMPLES, DiceProfile, lab
-from vision.detector.second_detector import load_second_detector, second_boxes
+from vision.detector.second_detector import asked_second_detector, second_boxes
 from vision.detector.same_die import agreed_value, same_die_groups
 from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
@@ -339,8 +339,9 @@ def read_seen(s: Seen, probs: np.ndarray, wide: np.ndarray | None, conf: float, 
     read (read_dice adds it only where the shipped detector boxed nothing)."""
     score.labels += len(s.labels)
     floor = WEAK_CONF if conf == READ_CONF else conf
-    boxed = [i for i in np.nonzero(s.scores >= floor)[0] if is_die(probs[i])]
-    firm = [s.boxes[i] for i in np.nonzero(s.scores >= floor)[0] if not s.is_weak(i)]
+    over = np.nonzero(s.scores >= floor)[0]
+    boxed = [i for i in over if is_die(probs[i])]
+    firm = [s.boxes[i] for i in over if not s.is_weak(i)]
     boxed = [i for i in boxed if not (s.is_weak(i) and any(centre_in_either(b, s.boxes[i]) for b in firm))]
     value = {i: decide(probs[i], s.pips[i].count, rule, None if wide is None else wide[i], s.pips[i].short,
                        s.pips[i].flat)
@@ -408,7 +409,7 @@ def teach(photos: list[Photo], detector: Detector, model: DieValueModel, progres
     if len(photos) < 2:
         raise TeachError("teaching needs at least 2 photos (each is scored on a model fitted to the others)")
     rng = np.random.default_rng(seed)
-    helper = load_second_detector() if second is True else None if second is False else second
+    helper = asked_second_detector(second)
     seen = []
     for k, ph in enumerate(photos):
         say(0.6 * k / len(photos), f"reading photo {k + 1}/{len(photos)}: {ph.name}")

@@ -18,7 +18,7 @@ from vision.detector.model import Detection, Detector, load_detector
 from vision.detector.pips import read_box_pips
 from vision.detector.profile import DiceProfile
 from vision.detector.same_die import agreed_value, same_die_groups
-from vision.detector.second_detector import load_second_detector, second_boxes
+from vision.detector.second_detector import asked_second_detector, second_boxes
 from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
 from vision.detector.taught_boxes import ScoreHead, added_boxes, detect_taught
@@ -77,7 +77,7 @@ def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float =
     weak = value_source == "reader" and reading_conf(conf, profile) == READ_CONF
     dets = find_dice(frame, detector, WEAK_CONF if weak else conf, sliced, profile, threshold_given=weak)
     if value_source == "reader" and conf == READ_CONF and sliced:
-        helper = load_second_detector() if second is True else None if second is False else second
+        helper = asked_second_detector(second)
         if helper is not None:
             dets = dets + second_boxes(frame, dets, helper)
     return read_found(frame, dets, value_source, value_model, profile, READ_CONF if weak else None)

@@ -43,6 +43,12 @@ def load_second_detector(path: str | Path | None = None) -> Detector | None:
     return _shared.get(path)
 
 
+def asked_second_detector(second: Detector | bool) -> Detector | None:
+    """The second detector a reader is asked to use: True for the installed one (None when none
+    is), False for none, or the Detector given."""
+    return load_second_detector() if second is True else None if second is False else second
+
+
 def second_boxes(frame: np.ndarray, found: list[Detection], second: Detector) -> list[Detection]:
     """`second`'s die boxes in `frame` (whole frame and tiles) scored at least SECOND_CONF that lie
     on no box of `found` (neither holds the other's centre), each scored at most SECOND_SCORE and
