@@ -17,6 +17,7 @@ from server.event_stores import local_folder
 from vision.detector.die_values import DEFAULT_VALUE_MODEL, load_value_model
 from vision.detector.model import installed_detector_digest
 from vision.detector.profile import DiceProfile, ProfileError, load_profile
+from vision.detector.second_detector import installed_second_digest
 
 
 class ProfileOrigin(str, Enum):
@@ -96,4 +97,4 @@ def load_for_this_model(path: str | Path) -> DiceProfile:
     if model is None:
         raise ProfileError(f"{p}: a dice profile needs the die value model ({DEFAULT_VALUE_MODEL}), "
                            "which is not installed")
-    return load_profile(p, model.digest, installed_detector_digest())
+    return load_profile(p, model.digest, installed_detector_digest(), installed_second_digest())

@@ -33,6 +33,7 @@ def _profile(path: Path | None, detector_sha: str):
     """(value model, profile) for --profile, read for the detector in use, or an error message in words."""
     from vision.detector.die_values import load_value_model
     from vision.detector.profile import ProfileError, load_profile
+    from vision.detector.second_detector import installed_second_digest
 
     model = load_value_model()
     if path is None:
@@ -40,7 +41,7 @@ def _profile(path: Path | None, detector_sha: str):
     if model is None:
         return None, None, "a dice profile needs the die value model (models/die_values.onnx), which is missing"
     try:
-        return model, load_profile(path, model.digest, detector_sha), None
+        return model, load_profile(path, model.digest, detector_sha, installed_second_digest()), None
     except ProfileError as e:
         return None, None, str(e)
 

@@ -14,7 +14,8 @@ What is learned (in seconds, on the CPU, with no torch):
 - the detection threshold, the value rule (pip check, or the classifier alone at a certainty)
   and, when every die has a colour word, the colour gate (boxes of no taught colour are dropped);
 - a correction of the detector's die score (`vision.detector.taught_boxes`), whose boxes are
-  added where the shipped detector found none: for dice it misses (a dark set on a checked cloth).
+  added where the shipped detector found none: for dice it misses (a dark set on a checked cloth);
+  and one of the second detector's, whose boxes are added among that detector's (they must hold).
 Every combination is measured photo by photo on photos it was not fitted on (leave one photo
 out), each photo read as the reader reads it (the second detector's boxes included, as boxes that
 must hold; they are read, never taught on), against the shipped reader; one is kept only when it
@@ -26,7 +27,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -38,10 +39,10 @@ from vision.detector.die_crop import jitter_box, square_crop, wide_crop
 from vision.detector.die_values import DieValueModel, softmax, symmetric_means, symmetries
 from vision.detector.geometry import centre_in_either
 from vision.detector.image_io import read_image
-from vision.detector.model import Detector
+from vision.detector.model import Detection, Detector
 from vision.detector.pips import PipCount, read_box_pips
 from vision.detector.profile import MAX_GATE_SAMPLES, DiceProfile, lab
-from vision.detector.second_detector import asked_second_detector, second_boxes
+from vision.detector.second_detector import SECOND_SCORE, TAUGHT_SECOND_CONF, asked_second_detector, second_boxes
 from vision.detector.same_die import agreed_value, same_die_groups
 from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
@@ -164,6 +165,8 @@ class Seen:
     sym_wide_features: np.ndarray | None = None
     # The detector's anchors for teaching its die score; None: the detector has no feature outputs
     anchors: TeachingAnchors | None = None
+    # The same for the second detector; None: no second detector, or one without feature outputs
+    second_anchors: TeachingAnchors | None = None
     # Per detection, whether its face straddles two generic colour names (`color.straddles`)
     straddles: list[bool] | None = None
     # Per detection, whether it is a second detector's box, kept only where its reading holds
@@ -235,6 +238,8 @@ def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.G
     seen = seen_boxes(frame, [d.box for d in dets], np.array([d.score for d in dets], np.float32), photo.dice, model,
                       [d.weak for d in dets])
     seen.anchors = taught_anchors
+    if second is not None and second.has_features:
+        seen.second_anchors = shipped_and_anchors(second, frame, [lb.box for lb in photo.dice], np.random.default_rng(0))[1]
     boxes, match = seen.boxes, seen.match
     # Teaching crops: every labelled die, framed by its detection where one found it (as the
     # reader will frame it) or by its label; detections away from every die are "no die". Each
@@ -271,15 +276,23 @@ def relit(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
     return np.clip(out.astype(np.float32) * rng.uniform(0.75, 1.25), 0, 255).astype(np.uint8)
 
 
-def with_taught_boxes(photo: Photo, seen: Seen, detector: Detector, head: ScoreHead, model: DieValueModel) -> Seen:
-    """The photo as a profile with a taught detector score reads it: its shipped boxes (all down
-    to LOW_CONF) and the taught boxes where none of them lies."""
-    extra = added_boxes(*detect_taught(detector, photo.frame, head, LOW_CONF))
+def with_taught_boxes(photo: Photo, seen: Seen, detector: Detector, head: ScoreHead | None, model: DieValueModel,
+                      second: Detector | None = None, second_head: ScoreHead | None = None) -> Seen:
+    """The photo as a profile with taught detector scores reads it: its boxes, the taught score's
+    boxes where none of the shipped detector's (down to LOW_CONF) lies, and (with `second_head`)
+    the second detector's taught boxes where that detector boxed nothing and no other box lies,
+    marked weak as second_boxes marks them."""
+    extra = added_boxes(*detect_taught(detector, photo.frame, head, LOW_CONF)) if head is not None else []
+    if second is not None and second_head is not None:
+        have = seen.boxes + [d.box for d in extra]
+        extra += [replace(d, score=min(d.score, SECOND_SCORE), weak=True)
+                  for d in added_boxes(*detect_taught(second, photo.frame, second_head, TAUGHT_SECOND_CONF))
+                  if not any(centre_in_either(b, d.box) for b in have)]
     if not extra:
         return seen
     return seen_boxes(photo.frame, seen.boxes + [d.box for d in extra],
                       np.concatenate([seen.scores, np.array([d.score for d in extra], np.float32)]), photo.dice, model,
-                      [seen.is_weak(i) for i in range(len(seen.boxes))] + [False] * len(extra))
+                      [seen.is_weak(i) for i in range(len(seen.boxes))] + [d.weak for d in extra])
 
 
 def base_head(seen: list[Seen]) -> tuple[np.ndarray, np.ndarray]:
@@ -415,23 +428,25 @@ def teach(photos: list[Photo], detector: Detector, model: DieValueModel, progres
         say(0.6 * k / len(photos), f"reading photo {k + 1}/{len(photos)}: {ph.name}")
         seen.append(see(ph, detector, model, rng, helper))
 
-    def taught_view(k: int, head: ScoreHead) -> Seen:
-        return with_taught_boxes(photos[k], seen[k], detector, head, model)
+    def taught_view(k: int, head: ScoreHead | None, second_head: ScoreHead | None) -> Seen:
+        return with_taught_boxes(photos[k], seen[k], detector, head, model, helper, second_head)
 
-    return learn(seen, model.digest, say, t0, taught_view if detector.has_features else None,
-                 detector.digest if detector.has_features else "")
+    second_sha = helper.digest if helper is not None and helper.has_features else ""
+    return learn(seen, model.digest, say, t0, taught_view if detector.has_features or second_sha else None,
+                 detector.digest if detector.has_features else "", second_sha)
 
 
 @dataclass(frozen=True)
 class Choice:
     """One way to read the user's dice: threshold, value rule, colour gate, taught or shipped
-    value layer, and whether a taught detector score adds boxes."""
+    value layer, and whether a taught detector score adds boxes (and one of the second detector)."""
 
     conf: float = DEFAULT_CONF
     rule: ValueRule = SHIPPED_RULE
     gate: bool = False
     taught_head: bool = False
     taught_boxes: bool = False
+    taught_second: bool = False
 
     def caution(self, gated: int) -> tuple:
         """Larger is more cautious: what breaks a tie between choices that read alike. `gated`:
@@ -443,7 +458,7 @@ class Choice:
         return (self.conf, self.rule.pip_check, self.rule.sure,
                 never if self.rule.override is None else self.rule.override,
                 never if self.rule.more is None else self.rule.more, gate, not self.taught_head,
-                not self.taught_boxes)
+                not self.taught_boxes, not self.taught_second)
 
 
 def covers_values(seen: list[Seen]) -> bool:
@@ -470,11 +485,12 @@ def _view(s: Seen, fold: DiceProfile) -> _View:
 
 
 def learn(seen: list[Seen], digest: str, say: Progress, t0: float,
-          taught_view: Callable[[int, ScoreHead], Seen] | None = None, detector_sha: str = "") -> DiceProfile:
+          taught_view: Callable[[int, ScoreHead | None, ScoreHead | None], Seen] | None = None, detector_sha: str = "",
+          second_sha: str = "") -> DiceProfile:
     """The profile from photos as the reader saw them: each choice scored photo by photo on a
     layer fitted without that photo, kept only when it reads them better ("never worse").
-    taught_view(k, head): photo k read with the boxes a taught detector score adds (None: the
-    detector cannot be taught)."""
+    taught_view(k, head, second_head): photo k read with the boxes taught detector scores add (the
+    shipped detector's, the second detector's; either None), None when neither can be taught."""
     w0, b0 = base_head(seen)
     shipped = DiceProfile(digest)
     before = Score()
@@ -482,24 +498,29 @@ def learn(seen: list[Seen], digest: str, say: Progress, t0: float,
     gates = (False, True) if all(d.colour for s in seen for d in s.labels) else (False,)
     heads = (False, True) if covers_values(seen) else (False,)
     boxes = (False, True) if taught_view is not None and all(s.anchors is not None for s in seen) else (False,)
-    after = {Choice(c, r, g, h, t): Score() for c in CONF_CHOICES for r in RULE_CHOICES for g in gates for h in heads
-             for t in boxes}
+    seconds = (False, True) if taught_view is not None and all(s.second_anchors is not None for s in seen) else (False,)
+    after = {Choice(c, r, g, h, t, t2): Score() for c in CONF_CHOICES for r in RULE_CHOICES for g in gates
+             for h in heads for t in boxes for t2 in seconds}
     for k, s in enumerate(seen):
         say(0.6 + 0.35 * k / len(seen), f"held-out check {k + 1}/{len(seen)}")
         rest = [o for o in seen if o is not s]
         cols = _colour_table(rest)
         fold = DiceProfile(digest, fit_head(np.concatenate([o.train_x for o in rest]),
                                             np.concatenate([o.train_y for o in rest]), w0, b0), cols)
-        views = {False: _view(s, fold)}
-        if True in boxes:
-            fold_score = fit_score_head([o.anchors for o in rest], detector_sha)
-            views[True] = views[False] if fold_score is None else _view(taught_view(k, fold_score), fold)
-        v = views[False]
+        plain = _view(s, fold)
+        fold_score = fit_score_head([o.anchors for o in rest], detector_sha) if True in boxes else None
+        fold_second = fit_score_head([o.second_anchors for o in rest], second_sha) if True in seconds else None
+        views = {}
+        for t in boxes:
+            for t2 in seconds:
+                h1, h2 = fold_score if t else None, fold_second if t2 else None
+                views[(t, t2)] = plain if h1 is None and h2 is None else _view(taught_view(k, h1, h2), fold)
+        v = plain
         read_seen(s, v.probs[False], v.wide[False], DEFAULT_CONF, SHIPPED_RULE, shipped, before)
         on, off = _seen_colours(rest)
         reading = {g: DiceProfile(digest, None, cols, colour_gate=g, on_dice=on, off_dice=off) for g in gates}
         for ch, score in after.items():
-            v = views[ch.taught_boxes]
+            v = views[(ch.taught_boxes, ch.taught_second)]
             read_seen(v.seen, v.probs[ch.taught_head], v.wide[ch.taught_head], ch.conf, ch.rule, reading[ch.gate], score)
     # Never worse: only a choice that reads no fewer held-out dice right and no more wrong, and
     # one of them better; among those the most right, a wrong answer costing WRONG_COST right
@@ -514,18 +535,21 @@ def learn(seen: list[Seen], digest: str, say: Progress, t0: float,
     colours = _colour_table(seen) if a.colour_right >= b.colour_right else {}
     ch = best or Choice()
     gate = ch.gate and bool(colours)
-    head, score_head = None, None
+    head, score_head, second_head = None, None, None
     if ch.taught_head:
         say(0.97, "fitting on all photos")
         head = fit_head(np.concatenate([s.train_x for s in seen]), np.concatenate([s.train_y for s in seen]), w0, b0)
     if ch.taught_boxes:
         score_head = fit_score_head([s.anchors for s in seen], detector_sha)
+    if ch.taught_second:
+        second_head = fit_score_head([s.second_anchors for s in seen], second_sha)
     report = {"photos": len(seen), "dice": sum(len(s.labels) for s in seen),
               "held_out_before": b.as_dict(), "held_out_after": a.as_dict(),
               "kept": "taught" if improved else "shipped", "colours_kept": bool(colours),
               "conf": ch.conf, "rule": ch.rule.to_json(), "colour_gate": gate,
               "layer": "taught" if ch.taught_head else "shipped", "colour_names": sorted(colours),
               "detector": "taught" if score_head is not None else "shipped",
+              "second_detector": "taught" if second_head is not None else "shipped",
               "seconds": round(time.perf_counter() - t0, 1)}
     if not covers_values(seen):
         report["layer_note"] = (f"the value layer was not refitted: show every value 1-6 on at least "
@@ -537,7 +561,7 @@ def learn(seen: list[Seen], digest: str, say: Progress, t0: float,
     say(1.0, report["message"])
     on, off = _seen_colours(seen) if gate else ([], [])
     return DiceProfile(digest, head, colours, ch.conf if improved else None, report, ch.rule, gate, score_head, on, off,
-                       symmetric=head is not None)
+                       symmetric=head is not None, second_score_head=second_head)
 
 
 def learned_words(report: dict) -> str:
@@ -564,6 +588,9 @@ def learned_words(report: dict) -> str:
                      "are ignored: teach every colour you play with")
     if report.get("detector") == "taught":
         parts.append("dice are also looked for where the camera's detector saw none, with its score taught on your dice")
+    if report.get("second_detector") == "taught":
+        parts.append("the second detector's score taught on your dice too (each die it adds kept only where the "
+                     "classifier and the pip counter agree)")
     if report.get("conf") not in (None, DEFAULT_CONF):
         parts.append(f"dice found down to a detector score of {report['conf']}")
     return "; ".join(parts)

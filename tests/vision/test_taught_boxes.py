@@ -1,17 +1,19 @@
 """Teaching the detector's die score: the fit, the boxes it may add, and how a profile keeps it."""
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from vision.detector.classes import DIE_CLASSES
-from vision.detector.dice import read_dice, taught_detections
+from vision.detector.dice import read_dice
 from vision.detector.model import Detection
 from vision.detector.profile import DiceProfile, ProfileError, load_profile
+from vision.detector.second_detector import SECOND_CONF, SECOND_SCORE, second_boxes
 from vision.detector.slicing import detect_sliced
 from vision.detector.taught_boxes import (FEATURES, LOW_CONF, MAX_NEGATIVES, SCALES, ScoreHead, TeachingAnchors,
                                           added_boxes, anchors, best_iou, fit_score_head, label_anchors,
-                                          shipped_and_anchors)
+                                          shipped_and_anchors, taught_detections)
 from vision.synth.holdout_dice import render_holdout
 
 
@@ -116,6 +118,26 @@ def test_a_taught_score_adds_boxes_away_from_the_shipped_ones_and_a_null_one_add
     other = ScoreHead(eager.weights, eager.biases, "another-detector")
     plain = read_dice(frame, detector, value_source="pips")
     assert read_dice(frame, detector, value_source="pips", profile=DiceProfile("m", score_head=other)) == plain
+
+
+def test_a_taught_second_score_adds_weak_boxes_only_on_its_own_detector(detector):
+    frame = render_holdout(77, 3).image
+    plain = second_boxes(frame, [], detector)
+    assert plain == [replace(d, score=min(d.score, SECOND_SCORE), weak=True)
+                     for d in detect_sliced(detector, frame, conf=SECOND_CONF, classes=set(DIE_CLASSES))]
+    eager = ScoreHead(np.zeros((SCALES, FEATURES), np.float32), np.full(SCALES, 8.0, np.float32), detector.digest)
+    taught = second_boxes(frame, [], detector, eager)
+    added = [d for d in taught if d not in plain]
+    assert added and all(d.weak and d.score <= SECOND_SCORE for d in added)
+    assert second_boxes(frame, [], detector, ScoreHead(eager.weights, eager.biases, "another-detector")) == plain
+
+
+def test_a_profile_refuses_a_second_detector_score_taught_on_another_second_detector(tmp_path):
+    head = ScoreHead(np.zeros((SCALES, FEATURES), np.float32), np.zeros(SCALES, np.float32), "v7-sha")
+    path = DiceProfile("m", second_score_head=head).save(tmp_path / "p.json")
+    assert load_profile(path, "m", None, "v7-sha").second_score_head.detector_sha == "v7-sha"
+    with pytest.raises(ProfileError, match="taught on second detector v7-sha"):
+        load_profile(path, "m", None, "other")
 
 
 def test_an_export_gets_its_feature_outputs_once(tmp_path, detector):

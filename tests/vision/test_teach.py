@@ -439,7 +439,8 @@ def test_learning_keeps_a_taught_detector_score_only_when_the_boxes_it_adds_read
     views = [_sure_photo(values, 6, said) for _ in range(4)]
     asked = []
 
-    def taught_view(k, head):
+    def taught_view(k, head, second_head):
+        assert second_head is None  # these photos have no second detector's anchors
         asked.append((k, head.detector_sha))
         return views[k]
 
@@ -451,3 +452,35 @@ def test_learning_keeps_a_taught_detector_score_only_when_the_boxes_it_adds_read
         assert "where the camera's detector saw none" in learned_words(prof.report)
     else:
         assert prof.score_head is None and prof.report["detector"] == "shipped"
+
+
+@pytest.mark.parametrize("added_right", [True, False])
+def test_learning_keeps_a_taught_second_detector_score_only_when_its_boxes_hold_and_read_right(added_right):
+    values = [1, 2, 3, 4, 5, 6]
+    seen = [_sure_photo(values, 5) for _ in range(4)]
+    for s in seen:  # no shipped detector score to teach; the second detector's anchors instead
+        s.second_anchors, s.anchors = s.anchors, None
+    # With the second detector's taught score the sixth die is boxed too, as a weak box: read as
+    # a 6 with the pip counter agreeing (or, surely, as a 2 with the counter saying 2).
+    said = values if added_right else values[:5] + [2]
+    views = []
+    for _ in range(4):
+        v = _sure_photo(values, 6, said)
+        v.scores[5], v.weak = 0.2, [False] * 5 + [True]
+        views.append(v)
+    asked = []
+
+    def taught_view(k, head, second_head):
+        assert head is None
+        asked.append((k, second_head.detector_sha))
+        return views[k]
+
+    prof = learn(seen, "x", lambda f, m: None, 0.0, taught_view, "", "v7")
+    assert sorted(asked) == [(k, "v7") for k in range(4)]
+    if added_right:
+        assert prof.second_score_head is not None and prof.second_score_head.detector_sha == "v7"
+        assert prof.score_head is None and prof.report["second_detector"] == "taught"
+        assert prof.report["held_out_after"]["right"] == 24
+        assert "second detector's score taught" in learned_words(prof.report)
+    else:
+        assert prof.second_score_head is None and prof.report["second_detector"] == "shipped"

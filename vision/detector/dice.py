@@ -21,7 +21,7 @@ from vision.detector.same_die import agreed_value, same_die_groups
 from vision.detector.second_detector import asked_second_detector, second_boxes
 from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
-from vision.detector.taught_boxes import ScoreHead, added_boxes, detect_taught
+from vision.detector.taught_boxes import taught_detections
 from vision.detector.value_rule import READ_CONF, SHIPPED_RULE, WEAK_CONF, decide, is_die, weak_box_holds
 
 ValueSource = Literal["reader", "net", "pips", "auto"]
@@ -70,7 +70,8 @@ def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float =
     where the classifier and the pip counter both give its value surely (`weak_box_holds`), and so
     (whatever the profile's threshold) are the boxes of a second detector where the first boxed
     nothing (`second_detector`; second: True for the installed one if any, False for none, or a
-    Detector; read by "reader" at the reader's own threshold `conf` = READ_CONF, sliced).
+    Detector; read by "reader" at the reader's own threshold `conf` = READ_CONF, sliced), with
+    the boxes of the profile's taught second score among them where it has one.
     """
     if value_source not in VALUE_SOURCES:
         raise ValueError(f"value_source must be one of {VALUE_SOURCES}")
@@ -79,7 +80,7 @@ def read_dice(frame: np.ndarray, detector: Detector | None = None, conf: float =
     if value_source == "reader" and conf == READ_CONF and sliced:
         helper = asked_second_detector(second)
         if helper is not None:
-            dets = dets + second_boxes(frame, dets, helper)
+            dets = dets + second_boxes(frame, dets, helper, profile.second_score_head if profile is not None else None)
     return read_found(frame, dets, value_source, value_model, profile, READ_CONF if weak else None)
 
 
@@ -127,13 +128,6 @@ def one_per_die(readings: list[DieReading]) -> list[DieReading]:
     groups = same_die_groups([r.box for r in readings], [r.confidence for r in readings])
     out = [replace(readings[g[0]], value=agreed_value([readings[i].value for i in g])) for g in groups]
     return sorted(out, key=lambda r: (r.box[0], r.box[1]))
-
-
-def taught_detections(det: Detector, frame: np.ndarray, head: ScoreHead, conf: float) -> list[Detection]:
-    """The shipped detector's boxes at `conf`, plus the boxes of a taught score where the shipped
-    detector boxed nothing even at LOW_CONF (as teaching measured them)."""
-    shipped, taught = detect_taught(det, frame, head, conf)
-    return [d for d in shipped if d.score >= conf] + added_boxes(shipped, taught)
 
 
 def read_boxes(frame: np.ndarray, dets: list[Detection], model: DieValueModel | None,

@@ -5,7 +5,8 @@ user's own die crops, (2) the measured colour of each colour the user named, (3)
 threshold, (4) the value rule (whether the pip counter may veto, how sure the classifier must be
 alone), (5) whether boxes of none of the named colours are dropped and (6) a taught correction
 of the detector's die score that adds boxes where the shipped detector found none
-(`taught_boxes`), each kept only where it read the user's held-out photos better. A taught layer
+(`taught_boxes`) and (7) the same for the second detector (`second_detector`), each kept only
+where it read the user's held-out photos better. A taught layer
 is fitted on, and reads, the mean of each crop's eight symmetries (format 5 on). It is tied to
 the value model it was taught on (its SHA-256; a taught detector score also to the detector's):
 a profile taught on another model is refused with a clear error, and the shipped model files
@@ -24,11 +25,12 @@ from vision.detector.color import name_color
 from vision.detector.taught_boxes import ScoreHead
 from vision.detector.value_rule import OVERRIDE, SHIPPED_RULE, ValueRule
 
-PROFILE_FORMAT = 5
+PROFILE_FORMAT = 6
 # format 1 had no value rule (it reads with the shipped one), 2 no detector score, 3 no colours
 # seen on dice and off them (its gate drops every box beyond reach of a taught colour), 4 a
-# taught layer fitted on each crop as it is (not its eight symmetries' mean)
-READABLE_FORMATS = (1, 2, 3, 4, 5)
+# taught layer fitted on each crop as it is (not its eight symmetries' mean), 5 no taught score
+# for the second detector
+READABLE_FORMATS = (1, 2, 3, 4, 5, 6)
 COLOUR_REACH = 30.0  # Lab distance beyond which a taught colour does not name a die
 MAX_GATE_SAMPLES = 256  # colours kept of each kind (on dice, off them): a profile stays small
 
@@ -67,6 +69,8 @@ class DiceProfile:
     # The taught layer reads the mean of each crop's eight symmetries, as it was fitted; False in
     # a profile of format 4 or older, and with no taught layer (the shipped one reads crops as they are)
     symmetric: bool = False
+    # a taught score for the second detector (`second_detector.second_boxes`), bound to its SHA-256
+    second_score_head: ScoreHead | None = None
 
     def logits(self, features: np.ndarray, base: np.ndarray) -> np.ndarray:
         if self.head is None:
@@ -122,6 +126,7 @@ class DiceProfile:
                 "colour_gate": self.colour_gate, "on_dice": self.on_dice, "off_dice": self.off_dice,
                 "detector_score": None if self.score_head is None else self.score_head.to_json(),
                 "symmetric": self.symmetric,
+                "second_detector_score": None if self.second_score_head is None else self.second_score_head.to_json(),
                 "report": self.report}
 
     def save(self, path: Path) -> Path:
@@ -134,9 +139,11 @@ class DiceProfile:
 MAX_PROFILE_BYTES = 2_000_000
 
 
-def load_profile(path: str | Path, model_sha: str, detector_sha: str | None = None) -> DiceProfile:
+def load_profile(path: str | Path, model_sha: str, detector_sha: str | None = None,
+                 second_sha: str | None = None) -> DiceProfile:
     """Read a profile and check it fits the value model in use (and, when it has a taught
-    detector score and `detector_sha` is given, the detector in use); ProfileError says why not."""
+    detector score and `detector_sha` is given, the detector in use; the same for the second
+    detector and `second_sha`); ProfileError says why not."""
     p = Path(path)
     if not p.is_file():
         raise ProfileError(f"no dice profile at {p} (make one with `tablesight teach DIR --out {p}`)")
@@ -167,12 +174,13 @@ def load_profile(path: str | Path, model_sha: str, detector_sha: str | None = No
         if rule.more is not None and not 0.0 < rule.more <= 1.0:
             raise ProfileError(f"{p}: the value rule's certainty against more pips must be in (0, 1], not {rule.more}")
         score = None if d.get("detector_score") is None else ScoreHead.from_json(d["detector_score"])
+        second = None if d.get("second_detector_score") is None else ScoreHead.from_json(d["second_detector_score"])
         seen = {k: [[float(x) for x in c] for c in (d.get(k) or [])][:MAX_GATE_SAMPLES] for k in ("on_dice", "off_dice")}
         if any(len(c) != 3 for v in seen.values() for c in v):
             raise ProfileError(f"{p}: a colour seen while teaching is not three numbers (L, a, b)")
         prof = DiceProfile(str(d["model_sha"]), head, colours, float(conf) if conf is not None else None,
                            d.get("report") or {}, rule, bool(d.get("colour_gate", False)), score,
-                           seen["on_dice"], seen["off_dice"], head is not None and d.get("symmetric") is True)
+                           seen["on_dice"], seen["off_dice"], head is not None and d.get("symmetric") is True, second)
     except ProfileError:
         raise
     except (ValueError, KeyError, TypeError, AttributeError) as e:
@@ -183,4 +191,7 @@ def load_profile(path: str | Path, model_sha: str, detector_sha: str | None = No
     if prof.score_head is not None and detector_sha is not None and prof.score_head.detector_sha != detector_sha:
         raise ProfileError(f"{p} was taught on detector {prof.score_head.detector_sha}, this one is {detector_sha}: "
                            "teach it again with `tablesight teach`")
+    if prof.second_score_head is not None and second_sha is not None and prof.second_score_head.detector_sha != second_sha:
+        raise ProfileError(f"{p} was taught on second detector {prof.second_score_head.detector_sha}, this one is "
+                           f"{second_sha}: teach it again with `tablesight teach`")
     return prof

@@ -241,6 +241,13 @@ def detect_taught(detector: Detector, frame: np.ndarray, head: ScoreHead,
     return merge(shipped), merge(taught)
 
 
+def taught_detections(det: Detector, frame: np.ndarray, head: ScoreHead, conf: float) -> list[Detection]:
+    """The detector's boxes at `conf`, plus the boxes of a taught score where the detector boxed
+    nothing even at LOW_CONF (as teaching measured them)."""
+    shipped, taught = detect_taught(det, frame, head, conf)
+    return [d for d in shipped if d.score >= conf] + added_boxes(shipped, taught)
+
+
 def added_boxes(shipped: list[Detection], taught: list[Detection]) -> list[Detection]:
     """The taught boxes where the shipped detector boxed nothing: a taught box whose centre lies
     in no shipped box and that holds no shipped box's centre."""
