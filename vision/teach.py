@@ -39,7 +39,7 @@ from vision.detector.die_crop import jitter_box, square_crop, wide_crop
 from vision.detector.die_values import DieValueModel, softmax, symmetric_means, symmetries
 from vision.detector.geometry import centre_in_either
 from vision.detector.image_io import read_image
-from vision.detector.model import Detection, Detector
+from vision.detector.model import Detector
 from vision.detector.pips import PipCount, read_box_pips
 from vision.detector.profile import MAX_GATE_SAMPLES, DiceProfile, lab
 from vision.detector.second_detector import SECOND_SCORE, TAUGHT_SECOND_CONF, asked_second_detector, second_boxes
@@ -452,13 +452,16 @@ class Choice:
         """Larger is more cautious: what breaks a tie between choices that read alike. `gated`:
         the labelled dice this choice's colour gate dropped on the held-out photos. A gate that
         dropped none is taken (its boxes of no taught colour were not dice); one that hid a die
-        is not, since a die silently gone is worse than a "?" the user sees."""
+        is not, since a die silently gone is worse than a "?" the user sees. The second detector's
+        taught score is taken on a tie of everything else: its boxes must hold, and the few
+        teaching photos rarely show the small dice it is for
+        (models/checkpoints/second_detector_taught_score_choice.md)."""
         never = 2.0  # no override: the pip counter always vetoes
         gate = 0 if not self.gate else 1 if gated == 0 else -1
         return (self.conf, self.rule.pip_check, self.rule.sure,
                 never if self.rule.override is None else self.rule.override,
                 never if self.rule.more is None else self.rule.more, gate, not self.taught_head,
-                not self.taught_boxes, not self.taught_second)
+                not self.taught_boxes, self.taught_second)
 
 
 def covers_values(seen: list[Seen]) -> bool:
