@@ -26,7 +26,7 @@ from vision.detector.geometry import centre_in_either
 from vision.detector.model import Detection, Detector
 from vision.detector.onnx_session import SharedModels
 from vision.detector.slicing import detect_sliced
-from vision.detector.taught_boxes import ScoreHead, added_boxes, detect_taught
+from vision.detector.taught_boxes import ScoreHead, taught_detections
 
 SECOND_MODEL = Path(__file__).resolve().parents[2] / "models" / "second_detector.onnx"
 # The second detector's own threshold for a box, and the score its added box is read at: under
@@ -79,5 +79,4 @@ def second_detections(frame: np.ndarray, second: Detector, head: ScoreHead | Non
     TAUGHT_SECOND_CONF where it boxed nothing down to LOW_CONF."""
     if head is None or not second.has_features or second.digest != head.detector_sha:
         return detect_sliced(second, frame, conf=SECOND_CONF, classes=set(DIE_CLASSES))
-    shipped, taught = detect_taught(second, frame, head, TAUGHT_SECOND_CONF)
-    return [d for d in shipped if d.score >= SECOND_CONF] + added_boxes(shipped, taught)
+    return taught_detections(second, frame, head, SECOND_CONF, TAUGHT_SECOND_CONF)

@@ -241,10 +241,11 @@ def detect_taught(detector: Detector, frame: np.ndarray, head: ScoreHead,
     return merge(shipped), merge(taught)
 
 
-def taught_detections(det: Detector, frame: np.ndarray, head: ScoreHead, conf: float) -> list[Detection]:
-    """The detector's boxes at `conf`, plus the boxes of a taught score where the detector boxed
-    nothing even at LOW_CONF (as teaching measured them)."""
-    shipped, taught = detect_taught(det, frame, head, conf)
+def taught_detections(det: Detector, frame: np.ndarray, head: ScoreHead, conf: float,
+                      taught_conf: float | None = None) -> list[Detection]:
+    """The detector's boxes at `conf`, plus the boxes of a taught score (at `taught_conf`, default
+    `conf`) where the detector boxed nothing even at LOW_CONF (as teaching measured them)."""
+    shipped, taught = detect_taught(det, frame, head, conf if taught_conf is None else taught_conf)
     return [d for d in shipped if d.score >= conf] + added_boxes(shipped, taught)
 
 

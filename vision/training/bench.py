@@ -11,6 +11,7 @@ import numpy as np
 from vision.detector import load_detector, read_dice
 from vision.detector.die_values import load_value_model
 from vision.detector.profile import DiceProfile
+from vision.detector.second_detector import load_second_detector
 from vision.detector.taught_boxes import FEATURES, SCALES, ScoreHead
 from vision.synth import render_image
 from vision.training import real_dice
@@ -91,12 +92,17 @@ def main_bench(args) -> int:
     fns = [lambda f: det.detect(f), lambda f: read_dice(f, det), lambda f: read_dice(f, det, second=False)]
     if det.has_features:
         # A profile with a taught value layer (on the classifier's features, read over each
-        # crop's eight symmetries) and a taught detector score: all zero, the passes of taught ones.
+        # crop's eight symmetries) and taught detector scores (the second detector's too, where
+        # one with feature outputs is installed): all zero, the passes of taught ones.
         values = load_value_model()
         width = values.features if values is not None else 0  # no classifier: the layer is never read
+        second = load_second_detector()
+
+        def zero_score(digest: str) -> ScoreHead:
+            return ScoreHead(np.zeros((SCALES, FEATURES), np.float32), np.zeros(SCALES, np.float32), digest)
         taught = DiceProfile("", head=(np.zeros((7, width), np.float32), np.zeros(7, np.float32)),
-                             score_head=ScoreHead(np.zeros((SCALES, FEATURES), np.float32),
-                                                  np.zeros(SCALES, np.float32), det.digest), symmetric=True)
+                             score_head=zero_score(det.digest), symmetric=True,
+                             second_score_head=zero_score(second.digest) if second and second.has_features else None)
         fns.append(lambda f: read_dice(f, det, profile=taught))
     other_at = len(fns)
     fns += [other] if other else []
