@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -42,7 +42,8 @@ from vision.detector.image_io import read_image
 from vision.detector.model import Detector
 from vision.detector.pips import PipCount, read_box_pips
 from vision.detector.profile import MAX_GATE_SAMPLES, DiceProfile, lab
-from vision.detector.second_detector import SECOND_SCORE, TAUGHT_SECOND_CONF, asked_second_detector, second_boxes
+from vision.detector.second_detector import (SECOND_CONF, TAUGHT_SECOND_CONF, asked_second_detector, second_boxes,
+                                              weak_where_none)
 from vision.detector.same_die import agreed_value, same_die_groups
 from vision.detector.side_faces import side_faces
 from vision.detector.slicing import detect_sliced
@@ -233,13 +234,18 @@ def see(photo: Photo, detector: Detector, model: DieValueModel, rng: np.random.G
     else:
         dets = detect_sliced(detector, frame, conf=LOW_CONF, classes=set(DIE_CLASSES))
     # A second box lies on no shipped box down to LOW_CONF, below every threshold a choice reads
-    # at: no box it shares a die with can take that die's label from it.
-    dets = dets + (second_boxes(frame, dets, second) if second is not None else [])
+    # at: no box it shares a die with can take that die's label from it. With feature outputs the
+    # second detector's one pass per window also gives the anchors to teach its score on.
+    second_anchors = None
+    if second is not None and second.has_features:
+        found, second_anchors = shipped_and_anchors(second, frame, [lb.box for lb in photo.dice],
+                                                    np.random.default_rng(0))
+        dets = dets + weak_where_none([d for d in found if d.score >= SECOND_CONF], [d.box for d in dets])
+    elif second is not None:
+        dets = dets + second_boxes(frame, dets, second)
     seen = seen_boxes(frame, [d.box for d in dets], np.array([d.score for d in dets], np.float32), photo.dice, model,
                       [d.weak for d in dets])
-    seen.anchors = taught_anchors
-    if second is not None and second.has_features:
-        seen.second_anchors = shipped_and_anchors(second, frame, [lb.box for lb in photo.dice], np.random.default_rng(0))[1]
+    seen.anchors, seen.second_anchors = taught_anchors, second_anchors
     boxes, match = seen.boxes, seen.match
     # Teaching crops: every labelled die, framed by its detection where one found it (as the
     # reader will frame it) or by its label; detections away from every die are "no die". Each
@@ -284,10 +290,8 @@ def with_taught_boxes(photo: Photo, seen: Seen, detector: Detector, head: ScoreH
     marked weak as second_boxes marks them."""
     extra = added_boxes(*detect_taught(detector, photo.frame, head, LOW_CONF)) if head is not None else []
     if second is not None and second_head is not None:
-        have = seen.boxes + [d.box for d in extra]
-        extra += [replace(d, score=min(d.score, SECOND_SCORE), weak=True)
-                  for d in added_boxes(*detect_taught(second, photo.frame, second_head, TAUGHT_SECOND_CONF))
-                  if not any(centre_in_either(b, d.box) for b in have)]
+        extra += weak_where_none(added_boxes(*detect_taught(second, photo.frame, second_head, TAUGHT_SECOND_CONF)),
+                                 seen.boxes + [d.box for d in extra])
     if not extra:
         return seen
     return seen_boxes(photo.frame, seen.boxes + [d.box for d in extra],

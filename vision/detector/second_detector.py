@@ -69,9 +69,14 @@ def second_boxes(frame: np.ndarray, found: list[Detection], second: Detector,
     with a taught `head` for this detector (`taught_boxes`) its boxes from TAUGHT_SECOND_CONF
     where the detector boxed nothing, that lie on no box of `found` (neither holds the other's
     centre), each scored at most SECOND_SCORE and marked weak (kept only where its reading holds)."""
-    extra = second_detections(frame, second, head)
+    return weak_where_none(second_detections(frame, second, head), [d.box for d in found])
+
+
+def weak_where_none(extra: list[Detection], boxes: list) -> list[Detection]:
+    """The detections of `extra` that lie on none of `boxes` (neither holds the other's centre),
+    each scored at most SECOND_SCORE and marked weak: a second detector's boxes as the reader adds them."""
     return [replace(e, score=min(e.score, SECOND_SCORE), weak=True) for e in extra
-            if not any(centre_in_either(d.box, e.box) for d in found)]
+            if not any(centre_in_either(b, e.box) for b in boxes)]
 
 
 def second_detections(frame: np.ndarray, second: Detector, head: ScoreHead | None = None) -> list[Detection]:

@@ -4,8 +4,8 @@ charcoal set.
 A fourth dice set of the hold-out style (navy body, light pips, a check; seed 61) that no row of
 `teach_eval` reports; and (`--set charcoal`, since 2026-12-07, stop 52) a fifth, dark one where the
 shipped reader misses dice (charcoal, white pips, speckled laminate; seed 85): on the navy set it
-misses almost none, so no change aimed at missed dice can show there. Teach with 5 rolls of 10 dice and with its first 5 photos, score each
-profile on 100 further photos: right / unsure / wrong and score = right - WRONG_COST x wrong.
+misses almost none, so no change aimed at missed dice can show there. Teach with 5 rolls of 10
+dice and with its first 5 photos, score each profile on 100 further photos: right / unsure / wrong and score = right - WRONG_COST x wrong.
 Teaching draws its jittered views at random, and one draw moves this bed by up to 20 points
 (models/checkpoints/teach_twins_choice.md), so a change is compared over several teaching seeds
 (`--seeds 0 1 2`), the shipped code read the same way.
